@@ -1,0 +1,214 @@
+/*
+ * heapscope/census.h: census tables, the model every renderer reads.
+ *
+ * A census table holds the heap samples of one profile in time order (time
+ * in nanoseconds since the program started), each with the bytes of every
+ * band present in it. Bands are interned once and keep a stable index.
+ * Memory grows with samples x bands present, never with the number of
+ * events. It also holds the cost-centre definitions, the time profile
+ * (stacks with tick counts), user markers, and the heap-size lines.
+ *
+ * It is built incrementally: hand every event to hs_census_add_event() as
+ * the reader produces it, then call hs_census_finish() once. The same code
+ * serves a finished file and a live program. A runtime .hp file loads into
+ * the same model with hs_census_load_hp(); hs_census_load_fd() tells the
+ * two apart by content.
+ */
+#ifndef HEAPSCOPE_CENSUS_H
+#define HEAPSCOPE_CENSUS_H
+
+#include "common.h"
+#include "reader.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hs_census hs_census;
+
+typedef enum hs_source_kind {
+    HS_SOURCE_NONE = 0,
+    HS_SOURCE_EVENTLOG = 1,
+    HS_SOURCE_HP = 2
+} hs_source_kind;
+
+/* What is known about the run. Strings are NUL-terminated, owned by the
+ * census and valid until it is freed; NULL when unknown. */
+typedef struct hs_census_info {
+    hs_source_kind source;
+    const char *program;         /* argv[0] */
+    const char *job;             /* whole command line (the .hp JOB) */
+    const char *rts_identifier;  /* e.g. "GHC-9.0.2 rts_thr_p" */
+    const char *date;            /* .hp DATE text, ctime without seconds */
+    bool has_wall_clock;
+    uint64_t wall_clock_sec;     /* Unix time of the log's start */
+    uint32_t wall_clock_nsec;
+    uint32_t breakdown;          /* HS_BREAKDOWN_*, 0 = no heap profile */
+    uint64_t sample_period_ns;   /* heap profile sampling period, 0 = unknown */
+    uint64_t tick_interval_ns;   /* time profile tick, 0 = no time profile */
+    uint64_t end_time_ns;        /* time of the last event seen */
+    bool complete;               /* the log had its data-end marker */
+    uint64_t events;             /* events handed to the census */
+    uint64_t ipe_records;        /* IPE events seen */
+    uint64_t cost_centres;       /* cost-centre definitions */
+    uint64_t time_samples;       /* PROF_SAMPLE_COST_CENTRE events */
+    uint32_t capabilities;       /* highest capability number seen + 1 */
+} hs_census_info;
+
+/* A cost-centre definition. Strings owned by the census. */
+typedef struct hs_cost_centre {
+    uint32_t id;
+    const char *label;
+    const char *module;
+    const char *srcloc;
+    bool is_caf;
+} hs_cost_centre;
+
+/* One band's bytes within a sample. */
+typedef struct hs_census_entry {
+    uint32_t band;
+    uint64_t bytes;
+} hs_census_entry;
+
+/* A user marker (USER_MARKER, or an .hp MARK line with an empty text). */
+typedef struct hs_census_marker {
+    uint64_t time_ns;
+    const char *text;
+} hs_census_marker;
+
+/* A point of a heap-size line. */
+typedef struct hs_census_point {
+    uint64_t time_ns;
+    uint64_t bytes;
+} hs_census_point;
+
+typedef enum hs_heap_line {
+    HS_LINE_HEAP_SIZE = 0,   /* HEAP_SIZE: megablocks reserved */
+    HS_LINE_HEAP_LIVE = 1,   /* HEAP_LIVE: live bytes after major GCs */
+    HS_LINE_BLOCKS_SIZE = 2, /* BLOCKS_SIZE: blocks allocated */
+    HS_LINE_COUNT = 3
+} hs_heap_line;
+
+/* A new, empty census, or NULL when out of memory. */
+HS_API hs_census *hs_census_new(void);
+
+/* Frees the census and everything it owns; NULL is harmless. */
+HS_API void hs_census_free(hs_census *c);
+
+/*
+ * Cuts -hc band names the way the runtime's -L N does (0 = no cut, the
+ * default). Set before events are added.
+ */
+HS_API void hs_census_set_name_limit(hs_census *c, unsigned limit);
+
+/*
+ * Adds one event. Events must come in stream order. Returns HS_OK or
+ * HS_ERR_NOMEM (sticky). Unknown and irrelevant events are ignored.
+ */
+HS_API int hs_census_add_event(hs_census *c, const hs_event *ev);
+
+/*
+ * Ends the input: closes an open sample (GHC 8.2/8.4 logs have no
+ * SAMPLE_END), orders biographical samples by their own time, resolves -hi
+ * addresses through the IPE records. `complete` tells whether the log had
+ * its data-end marker. Call once, after the last event.
+ */
+HS_API int hs_census_finish(hs_census *c, bool complete);
+
+/*
+ * Loads a runtime .hp file (hp2ps's MARK lines included) from `in` into an
+ * empty census, and finishes it. On a malformed file returns HS_ERR_PARSE
+ * with err->line and err->message saying what was expected.
+ */
+HS_API int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err);
+
+/*
+ * Reads fd to its end, an eventlog or a .hp file told apart by content,
+ * into an empty census, and finishes it. Returns HS_OK, HS_TRUNCATED (a
+ * truncated eventlog; everything before the cut is in the census and *err
+ * holds the warning), or a negative error described by *err.
+ */
+HS_API int hs_census_load_fd(hs_census *c, int fd, hs_error *err);
+
+/* The run's metadata; valid until the census is freed. */
+HS_API const hs_census_info *hs_census_get_info(const hs_census *c);
+
+/* --- bands ---------------------------------------------------------- */
+
+HS_API size_t hs_census_band_count(const hs_census *c);
+
+/*
+ * The band's name as the runtime writes it as a .hp key (for -hc without
+ * the "(ccs id)" prefix, which the eventlog does not carry; for -hi the
+ * info table's name when an IPE record exists). Valid until freed.
+ */
+HS_API const char *hs_census_band_name(const hs_census *c, size_t band);
+
+/*
+ * For -hc bands: the cost-centre ids of the stack, innermost first, in
+ * *ids (valid until freed); returns the depth (0 for MAIN and for bands of
+ * other breakdowns).
+ */
+HS_API size_t hs_census_band_stack(const hs_census *c, size_t band,
+                                   const uint32_t **ids);
+
+/* A cost centre by id, or NULL when it was never defined. */
+HS_API const hs_cost_centre *hs_census_cost_centre(const hs_census *c,
+                                                   uint32_t id);
+
+/* --- samples -------------------------------------------------------- */
+
+HS_API size_t hs_census_sample_count(const hs_census *c);
+
+/* Sample i's time in ns since the program started. */
+HS_API uint64_t hs_census_sample_time(const hs_census *c, size_t i);
+
+/*
+ * Sample i's entries (bands with their bytes, each band at most once, in
+ * the order the runtime reported them) in *entries, valid until freed;
+ * returns their number.
+ */
+HS_API size_t hs_census_sample_entries(const hs_census *c, size_t i,
+                                       const hs_census_entry **entries);
+
+/* Sum of the bytes of sample i. */
+HS_API uint64_t hs_census_sample_total(const hs_census *c, size_t i);
+
+/* --- markers and heap lines ------------------------------------------ */
+
+HS_API size_t hs_census_marker_count(const hs_census *c);
+HS_API const hs_census_marker *hs_census_marker_at(const hs_census *c,
+                                                    size_t i);
+
+/* The points of one heap line in *points (valid until freed); returns
+ * their number (0 when the log has none). */
+HS_API size_t hs_census_heap_line(const hs_census *c, hs_heap_line line,
+                                  const hs_census_point **points);
+
+/* --- time profile ---------------------------------------------------- */
+
+/* Number of distinct stacks seen in PROF_SAMPLE_COST_CENTRE events. */
+HS_API size_t hs_census_tprof_count(const hs_census *c);
+
+/*
+ * Distinct stack i: its cost-centre ids innermost first in *ids (valid
+ * until freed), its depth as the return value, and its tick count in
+ * *ticks. With cap >= 0 the count is of that capability only.
+ */
+HS_API size_t hs_census_tprof_stack(const hs_census *c, size_t i, int cap,
+                                    const uint32_t **ids, uint64_t *ticks);
+
+/* --- warnings ------------------------------------------------------- */
+
+/* Warnings met while building (an undefined cost centre, ...), each a
+ * sentence; at most a few hundred are kept. Valid until freed. */
+HS_API size_t hs_census_warning_count(const hs_census *c);
+HS_API const char *hs_census_warning(const hs_census *c, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,288 @@
+/*
+ * heapscope/reader.h: a push-fed streaming decoder for GHC eventlogs.
+ *
+ * The caller hands the reader chunks of any size (1 byte to megabytes) with
+ * hs_reader_feed() and pulls complete, typed events with hs_reader_next().
+ * An event cut by a chunk edge waits inside the reader until the rest
+ * arrives. Memory is bounded whatever the log's size: the event-type table,
+ * one partial event (at most 65,535 + 12 bytes) and a few counters.
+ *
+ *     hs_reader *r = hs_reader_new();
+ *     while ((n = read(fd, buf, sizeof buf)) > 0) {
+ *         hs_reader_feed(r, buf, n);
+ *         while ((st = hs_reader_next(r, &ev)) == HS_EVENT)
+ *             use(&ev);
+ *         if (st < 0 || st == HS_DONE) break;
+ *     }
+ *     st = hs_reader_finish(r);   // HS_DONE, HS_TRUNCATED or an error
+ *     hs_reader_free(r);
+ *
+ * hs_read_fd() wraps exactly that loop around a file descriptor.
+ */
+#ifndef HEAPSCOPE_READER_H
+#define HEAPSCOPE_READER_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Event tags, as GHC's EventLogFormat.h numbers them (without EVENT_). */
+enum {
+    HS_EV_CREATE_THREAD = 0,
+    HS_EV_RUN_THREAD = 1,
+    HS_EV_STOP_THREAD = 2,
+    HS_EV_THREAD_RUNNABLE = 3,
+    HS_EV_MIGRATE_THREAD = 4,
+    HS_EV_THREAD_WAKEUP = 8,
+    HS_EV_GC_START = 9,
+    HS_EV_GC_END = 10,
+    HS_EV_REQUEST_SEQ_GC = 11,
+    HS_EV_REQUEST_PAR_GC = 12,
+    HS_EV_CREATE_SPARK_THREAD = 15,
+    HS_EV_LOG_MSG = 16,
+    HS_EV_BLOCK_MARKER = 18,
+    HS_EV_USER_MSG = 19,
+    HS_EV_GC_IDLE = 20,
+    HS_EV_GC_WORK = 21,
+    HS_EV_GC_DONE = 22,
+    HS_EV_CAPSET_CREATE = 25,
+    HS_EV_CAPSET_DELETE = 26,
+    HS_EV_CAPSET_ASSIGN_CAP = 27,
+    HS_EV_CAPSET_REMOVE_CAP = 28,
+    HS_EV_RTS_IDENTIFIER = 29,
+    HS_EV_PROGRAM_ARGS = 30,
+    HS_EV_PROGRAM_ENV = 31,
+    HS_EV_OSPROCESS_PID = 32,
+    HS_EV_OSPROCESS_PPID = 33,
+    HS_EV_SPARK_COUNTERS = 34,
+    HS_EV_SPARK_CREATE = 35,
+    HS_EV_SPARK_DUD = 36,
+    HS_EV_SPARK_OVERFLOW = 37,
+    HS_EV_SPARK_RUN = 38,
+    HS_EV_SPARK_STEAL = 39,
+    HS_EV_SPARK_FIZZLE = 40,
+    HS_EV_SPARK_GC = 41,
+    HS_EV_WALL_CLOCK_TIME = 43,
+    HS_EV_THREAD_LABEL = 44,
+    HS_EV_CAP_CREATE = 45,
+    HS_EV_CAP_DELETE = 46,
+    HS_EV_CAP_DISABLE = 47,
+    HS_EV_CAP_ENABLE = 48,
+    HS_EV_HEAP_ALLOCATED = 49,
+    HS_EV_HEAP_SIZE = 50,
+    HS_EV_HEAP_LIVE = 51,
+    HS_EV_HEAP_INFO_GHC = 52,
+    HS_EV_GC_STATS_GHC = 53,
+    HS_EV_GC_GLOBAL_SYNC = 54,
+    HS_EV_TASK_CREATE = 55,
+    HS_EV_TASK_MIGRATE = 56,
+    HS_EV_TASK_DELETE = 57,
+    HS_EV_USER_MARKER = 58,
+    HS_EV_MEM_RETURN = 90,
+    HS_EV_BLOCKS_SIZE = 91,
+    HS_EV_HEAP_PROF_BEGIN = 160,
+    HS_EV_HEAP_PROF_COST_CENTRE = 161,
+    HS_EV_HEAP_PROF_SAMPLE_BEGIN = 162,
+    HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE = 163,
+    HS_EV_HEAP_PROF_SAMPLE_STRING = 164,
+    HS_EV_HEAP_PROF_SAMPLE_END = 165,
+    HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN = 166,
+    HS_EV_PROF_SAMPLE_COST_CENTRE = 167,
+    HS_EV_PROF_BEGIN = 168,
+    HS_EV_IPE = 169,
+    HS_EV_USER_BINARY_MSG = 181
+};
+
+/* Heap profile breakdowns carried by HEAP_PROF_BEGIN. */
+enum {
+    HS_BREAKDOWN_COST_CENTRE = 1,  /* -hc */
+    HS_BREAKDOWN_MODULE = 2,       /* -hm */
+    HS_BREAKDOWN_CLOSURE_DESCR = 3,/* -hd */
+    HS_BREAKDOWN_TYPE_DESCR = 4,   /* -hy */
+    HS_BREAKDOWN_RETAINER = 5,     /* -hr */
+    HS_BREAKDOWN_BIOGRAPHY = 6,    /* -hb */
+    HS_BREAKDOWN_CLOSURE_TYPE = 7, /* -hT */
+    HS_BREAKDOWN_INFO_TABLE = 8,   /* -hi */
+    HS_BREAKDOWN_ERA = 9           /* -he */
+};
+
+/* The capability of events from the global buffer or outside any block. */
+#define HS_CAP_NONE (-1)
+
+/*
+ * One decoded event. Every pointer in it (strings, the raw payload, cost
+ * centre stacks) points into the reader or the caller's chunk and is valid
+ * until the next call to hs_reader_next(), hs_reader_feed() or
+ * hs_reader_free(); copy what you keep.
+ *
+ * `known` is true when the payload was decoded into `u` (the member named
+ * after the tag below). It is false for tags heapscope does not decode and
+ * for known tags whose declared size is too small for any layout it knows;
+ * `payload` is always available.
+ */
+typedef struct hs_event {
+    uint16_t tag;
+    bool known;
+    int32_t cap;             /* capability of the enclosing block, or HS_CAP_NONE */
+    uint64_t time;           /* nanoseconds, as the runtime stamped it */
+    uint64_t offset;         /* byte offset of the event's tag in the stream */
+    uint64_t index;          /* 0-based index among all events (block markers too) */
+    const uint8_t *payload;  /* raw payload after tag, time and length */
+    size_t payload_len;
+    union {
+        struct { uint32_t thread; } thread;             /* 0 1 3 */
+        struct { uint32_t thread; uint16_t status;      /* 2 */
+                 uint32_t blocked_on; } stop_thread;
+        struct { uint32_t thread; uint16_t cap; } thread_cap; /* 4 8 */
+        struct { uint32_t thread; } spark_thread;        /* 15 */
+        struct { uint32_t size; uint64_t end_time;       /* 18 */
+                 uint16_t cap; } block;
+        struct { hs_str text; } msg;                     /* 16 19 58 181 */
+        struct { uint32_t capset; uint16_t type; } capset_create; /* 25 */
+        struct { uint32_t capset; } capset_delete;       /* 26 */
+        struct { uint32_t capset; uint16_t cap; } capset_cap; /* 27 28 */
+        struct { uint32_t capset; hs_str text; } rts_identifier; /* 29 */
+        struct { uint32_t capset; hs_str raw;            /* 30 31 */
+                 uint32_t count; } args;  /* raw: NUL-separated strings */
+        struct { uint32_t capset; uint32_t pid; } pid;   /* 32 33 */
+        struct { uint64_t created, dud, overflowed,      /* 34 */
+                 converted, gcd, fizzled, remaining; } spark_counters;
+        struct { uint16_t cap; } spark_steal;            /* 39 */
+        struct { uint32_t capset; uint64_t sec;          /* 43 */
+                 uint32_t nsec; } wall_clock;
+        struct { uint32_t thread; hs_str label; } thread_label; /* 44 */
+        struct { uint16_t cap; } cap;                    /* 45 46 47 48 */
+        struct { uint32_t capset; uint64_t bytes; } heap;/* 49 50 51 91 */
+        struct { uint32_t capset; uint16_t gens;         /* 52 */
+                 uint64_t max_heap, alloc_area, mblock, block; } heap_info;
+        struct { uint32_t capset; uint16_t gen;          /* 53 */
+                 uint64_t copied, slop, frag;
+                 uint32_t par_threads;
+                 uint64_t par_max_copied, par_tot_copied;
+                 uint64_t par_balanced_copied;
+                 bool has_balanced; } gc_stats;
+        struct { uint64_t task; uint16_t cap;            /* 55 */
+                 uint64_t kernel_tid; } task_create;
+        struct { uint64_t task; uint16_t cap;            /* 56 */
+                 uint16_t new_cap; } task_migrate;
+        struct { uint64_t task; } task_delete;           /* 57 */
+        struct { uint32_t capset; uint32_t current,      /* 90 */
+                 needed, returned; } mem_return;
+        struct { uint8_t profile; uint64_t period;       /* 160 */
+                 uint32_t breakdown;
+                 hs_str filters[7]; /* module, closure descr, type descr,
+                                       cost centre, ccs, retainer, bio */
+               } heap_prof_begin;
+        struct { uint32_t id; hs_str label, module,      /* 161 */
+                 srcloc; uint8_t flags; } cost_centre;
+        struct { uint64_t era; } sample;                 /* 162 165 */
+        struct { uint64_t era; uint64_t time; } bio_sample; /* 166 */
+        struct { uint8_t profile; uint64_t bytes;        /* 163 */
+                 uint8_t depth; const uint32_t *stack; } ccs_sample;
+        struct { uint8_t profile; uint64_t bytes;        /* 164 */
+                 hs_str label; } string_sample;
+        struct { uint32_t cap; uint64_t tick;            /* 167 */
+                 uint8_t depth; const uint32_t *stack; } prof_sample;
+        struct { uint64_t tick_interval; } prof_begin;   /* 168 */
+        struct { uint64_t address; hs_str table_name,    /* 169 */
+                 closure_desc, type_desc, label, module,
+                 srcloc; } ipe;
+    } u;
+} hs_event;
+
+/* Cost-centre flags (HEAP_PROF_COST_CENTRE). */
+#define HS_CC_FLAG_CAF 0x01
+
+typedef struct hs_reader hs_reader;
+
+/* A new reader, or NULL when out of memory. Free with hs_reader_free(). */
+HS_API hs_reader *hs_reader_new(void);
+
+/* Frees the reader; NULL is harmless. */
+HS_API void hs_reader_free(hs_reader *r);
+
+/*
+ * Hands the reader the next chunk of the stream. The reader does not copy
+ * it: `data` must stay valid until hs_reader_next() returns HS_NEED_INPUT
+ * (the chunk is used up), HS_DONE or an error. Feeding while the previous
+ * chunk is not used up returns HS_ERR_MISUSE. len may be 0.
+ */
+HS_API int hs_reader_feed(hs_reader *r, const void *data, size_t len);
+
+/*
+ * Decodes the next event into *ev. Returns HS_EVENT (ev filled),
+ * HS_NEED_INPUT (feed more or finish), HS_DONE (the data-end marker was
+ * read; later calls return HS_DONE again) or a negative error, which is
+ * sticky: every later call returns it. Details: hs_reader_error().
+ */
+HS_API int hs_reader_next(hs_reader *r, hs_event *ev);
+
+/*
+ * Tells the reader that the input has ended. Returns HS_DONE when the
+ * data-end marker was read, HS_TRUNCATED when the log stops without it
+ * (hs_reader_error() then holds a warning with the offset of the cut: the
+ * events already delivered are all the complete ones), or the sticky error
+ * (HS_ERR_TRUNCATED_HEADER when the input ended inside the header).
+ */
+HS_API int hs_reader_finish(hs_reader *r);
+
+/*
+ * The first error, or after HS_TRUNCATED the truncation warning; code is
+ * HS_OK when there is neither. Valid until the reader is freed.
+ */
+HS_API const hs_error *hs_reader_error(const hs_reader *r);
+
+/*
+ * When false, hs_reader_next() only frames events (tag, time, cap, offset,
+ * payload) and leaves `known` false, which is faster for counting. Default
+ * true.
+ */
+HS_API void hs_reader_set_decode(hs_reader *r, bool decode);
+
+/* Bytes consumed from the stream so far. */
+HS_API uint64_t hs_reader_offset(const hs_reader *r);
+
+/*
+ * What the header declared for `tag`: returns true and sets *size (payload
+ * bytes, or -1 for variable size) and *desc (the header's description,
+ * valid until the reader is freed; may be empty) when it was declared.
+ * Either out pointer may be NULL.
+ */
+HS_API bool hs_reader_event_type(const hs_reader *r, uint16_t tag,
+                                 int *size, hs_str *desc);
+
+/* True once the whole header has been read. */
+HS_API bool hs_reader_header_done(const hs_reader *r);
+
+/*
+ * GHC's name of an event tag without the EVENT_ prefix (e.g.
+ * "HEAP_PROF_SAMPLE_STRING"), or NULL for a tag heapscope has no name for.
+ * Static storage.
+ */
+HS_API const char *hs_event_name(uint16_t tag);
+
+/* The flag letter of a breakdown ("hc", "hd", ...), or "h?"; static. */
+HS_API const char *hs_breakdown_flag(uint32_t breakdown);
+
+/* A description of a breakdown ("cost centre stack", ...); static. */
+HS_API const char *hs_breakdown_name(uint32_t breakdown);
+
+/* Called by hs_read_fd() per event; a non-zero return stops reading and
+ * becomes hs_read_fd()'s result. */
+typedef int (*hs_event_fn)(void *user, const hs_event *ev);
+
+/*
+ * Reads fd to its end in large blocks through the reader, calling fn for
+ * every event. Returns HS_DONE, HS_TRUNCATED, fn's non-zero return, or a
+ * negative error (HS_ERR_IO with errno preserved for a failed read). Works
+ * on files, pipes and sockets alike.
+ */
+HS_API int hs_read_fd(hs_reader *r, int fd, hs_event_fn fn, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * The chart renderer in a build without cairo and pango: it says so.
+ */
+#include "heapscope/render.h"
+
+#include <string.h>
+
+void hs_chart_options_init(hs_chart_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->bands = 15;
+}
+
+bool hs_chart_available(void) { return false; }
+
+int hs_render_chart(const hs_census *c, hs_sink *out,
+                    const hs_chart_options *opt)
+{
+    (void)c;
+    (void)out;
+    (void)opt;
+    return HS_ERR_INVALID;
+}
