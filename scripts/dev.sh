@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# heapscope's one entry point for people and CI on a fresh Debian machine.
+#
+#   scripts/dev.sh demo   install what is missing, build, and run the main
+#                         job (heapscope report) on a bundled sample
+#   scripts/dev.sh test   install what is missing, build, and run every test
+#   scripts/dev.sh build  install what is missing and build
+#
+# Installing needs root (apt-get); packages already present are not
+# reinstalled. The build goes to build/ (override with BUILD_DIR).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+BUILD_DIR=${BUILD_DIR:-build}
+
+# What the build needs, and what the tests use to check outputs: hp2ps
+# (package ghc) reads our .hp files, xmllint parses our SVGs, pdfinfo
+# counts PDF pages, rsvg-convert renders SVG, a CJK font shows Japanese
+# labels in the charts.
+build_pkgs=(gcc pkg-config meson ninja-build libcairo2-dev libpango1.0-dev
+            libcsv-dev libcunit1-dev)
+test_pkgs=(libxml2-utils poppler-utils librsvg2-bin fonts-noto-cjk
+           fonts-dejavu-core ghc)
+
+install_missing() {
+    local missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "dev.sh: installing ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+        --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {
+    if [ ! -d "$BUILD_DIR" ]; then
+        meson setup "$BUILD_DIR" >/dev/null
+    else
+        meson setup --reconfigure "$BUILD_DIR" >/dev/null
+    fi
+    ninja -C "$BUILD_DIR"
+}
+
+case "${1:-}" in
+demo)
+    install_missing "${build_pkgs[@]}"
+    build
+    out=${OUT_DIR:-report}
+    "$BUILD_DIR/heapscope" report samples/leak-hc.eventlog -d "$out"
+    ;;
+test)
+    install_missing "${build_pkgs[@]}" "${test_pkgs[@]}"
+    build
+    meson test -C "$BUILD_DIR" --print-errorlogs
+    ;;
+build)
+    install_missing "${build_pkgs[@]}"
+    build
+    ;;
+*)
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
