@@ -7,22 +7,29 @@
 --
 -- Output: one line per event type id present in the data section, "TAG COUNT",
 -- sorted by tag numerically. Every event the library returns is counted.
+-- Exit status: 0 ok, 1 ghc-events could not parse the file, 2 an event whose
+-- constructor has no tag in the table below, 3 a counted tag that the
+-- file's header does not declare, 64 bad usage.
 --
 -- How ghc-events (checked with 0.17.0.3, Debian's libghc-ghc-events-dev)
 -- treats block markers (tag 18, BLOCK_MARKER): the library decodes the data
--- section as one flat list of events. A block marker is NOT hidden and does
--- NOT nest the events of its block: it is returned as an ordinary event whose
--- evSpec is `EventBlock {end_time, cap, block_size}` (and whose evCap is
--- Nothing), placed where it stood in the file; the events that follow inside
--- the block get evCap = Just cap. So tag 18 is counted here, once per block
--- marker in the file (older ghc-events < 0.13 returned nested blocks
--- instead; that version is not what this tool was written for). The
--- data-end marker (0xffff) is not an event and is not counted.
+-- section into one flat list of events in file order (not sorted by time).
+-- A block marker is consumed by the decoder and is NOT returned as an event:
+-- no `EventBlock` ever appears in the list (the constructor still exists in
+-- EventInfo). The decoder only uses the marker to set evCap on the events
+-- inside the block: Just cap for a capability's block, Nothing for the
+-- global buffer's block (cap 0xffff). So tag 18 never appears in this tool's
+-- output, although every sample eventlog has block markers (checked against
+-- a raw byte-level count: all other tags agree exactly). A consumer comparing
+-- its own counts with these must leave tag 18 out. (Older ghc-events
+-- releases represented blocks differently; this tool was written for and
+-- checked with 0.17.) The data-end marker (0xffff) is not an event and is not counted.
 --
 -- Mapping an event to its tag: ghc-events keeps no tag number in a decoded
 -- Event, and exports no constructor -> tag function, so `tagOf` below is a
 -- table written from GHC's rts/include/rts/EventLogFormat.h for the
--- constructors of ghc-events 0.17's EventInfo. `UnknownEvent` carries its
+-- constructors of ghc-events 0.17's EventInfo (Eden and Mercury events are
+-- left out: GHC does not write them). `UnknownEvent` carries its
 -- tag. A constructor missing from the table is an error (exit 2) rather than
 -- a guess. As a sanity check, every tag counted must also be declared in the
 -- file's event-type table (the header); otherwise the tool exits with 3.
