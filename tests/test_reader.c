@@ -1,0 +1,1378 @@
+/*
+ * Tests of the streaming eventlog reader: chunk-size independence, logs cut
+ * at every byte, and hand-built logs (tests/evwriter) for every framing rule
+ * and every documented error, each checked with its code, byte offset and
+ * event index.
+ */
+#include <heapscope/heapscope.h>
+
+#include "evwriter.h"
+
+#include <CUnit/Basic.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- helpers ------------------------------------------------------- */
+
+static const char *source_dir(void)
+{
+    const char *d = getenv("HEAPSCOPE_SOURCE_DIR");
+    return d && *d ? d : ".";
+}
+
+static const char *corpus_dir(void)
+{
+    static char buf[4096];
+    const char *d = getenv("HEAPSCOPE_SHARED_DIR");
+    if (!d || !*d)
+        return NULL;
+    snprintf(buf, sizeof buf, "%s/corpus/ghc-events", d);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+/* The whole file, or NULL when it cannot be read. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            uint8_t *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+
+static void mix(uint64_t *h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) {
+        *h ^= b[i];
+        *h *= FNV_PRIME;
+    }
+}
+
+static void mixu(uint64_t *h, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    mix(h, b, 8);
+}
+
+static void mixs(uint64_t *h, hs_str s)
+{
+    mixu(h, s.len);
+    mix(h, s.ptr, s.len);
+}
+
+/* A hash of everything decoded from an event: the raw payload and every
+ * field of the union member its tag selects (pointers are followed, never
+ * hashed, since they differ between chunkings). */
+static uint64_t field_hash(const hs_event *e)
+{
+    uint64_t h = FNV_OFFSET;
+    mixu(&h, e->known);
+    mixu(&h, e->payload_len);
+    mix(&h, e->payload, e->payload_len);
+    if (!e->known)
+        return h;
+    switch (e->tag) {
+    case 0: case 1: case 3:
+        mixu(&h, e->u.thread.thread);
+        break;
+    case 2:
+        mixu(&h, e->u.stop_thread.thread);
+        mixu(&h, e->u.stop_thread.status);
+        mixu(&h, e->u.stop_thread.blocked_on);
+        break;
+    case 4: case 8:
+        mixu(&h, e->u.thread_cap.thread);
+        mixu(&h, e->u.thread_cap.cap);
+        break;
+    case 15:
+        mixu(&h, e->u.spark_thread.thread);
+        break;
+    case 18:
+        mixu(&h, e->u.block.size);
+        mixu(&h, e->u.block.end_time);
+        mixu(&h, e->u.block.cap);
+        break;
+    case 16: case 19: case 58: case 181:
+        mixs(&h, e->u.msg.text);
+        break;
+    case 25:
+        mixu(&h, e->u.capset_create.capset);
+        mixu(&h, e->u.capset_create.type);
+        break;
+    case 26:
+        mixu(&h, e->u.capset_delete.capset);
+        break;
+    case 27: case 28:
+        mixu(&h, e->u.capset_cap.capset);
+        mixu(&h, e->u.capset_cap.cap);
+        break;
+    case 29:
+        mixu(&h, e->u.rts_identifier.capset);
+        mixs(&h, e->u.rts_identifier.text);
+        break;
+    case 30: case 31:
+        mixu(&h, e->u.args.capset);
+        mixs(&h, e->u.args.raw);
+        mixu(&h, e->u.args.count);
+        break;
+    case 32: case 33:
+        mixu(&h, e->u.pid.capset);
+        mixu(&h, e->u.pid.pid);
+        break;
+    case 43:
+        mixu(&h, e->u.wall_clock.capset);
+        mixu(&h, e->u.wall_clock.sec);
+        mixu(&h, e->u.wall_clock.nsec);
+        break;
+    case 44:
+        mixu(&h, e->u.thread_label.thread);
+        mixs(&h, e->u.thread_label.label);
+        break;
+    case 49: case 50: case 51: case 91:
+        mixu(&h, e->u.heap.capset);
+        mixu(&h, e->u.heap.bytes);
+        break;
+    case 52:
+        mixu(&h, e->u.heap_info.capset);
+        mixu(&h, e->u.heap_info.gens);
+        mixu(&h, e->u.heap_info.max_heap);
+        mixu(&h, e->u.heap_info.alloc_area);
+        mixu(&h, e->u.heap_info.mblock);
+        mixu(&h, e->u.heap_info.block);
+        break;
+    case 53:
+        mixu(&h, e->u.gc_stats.capset);
+        mixu(&h, e->u.gc_stats.gen);
+        mixu(&h, e->u.gc_stats.copied);
+        mixu(&h, e->u.gc_stats.slop);
+        mixu(&h, e->u.gc_stats.frag);
+        mixu(&h, e->u.gc_stats.par_threads);
+        mixu(&h, e->u.gc_stats.par_max_copied);
+        mixu(&h, e->u.gc_stats.par_tot_copied);
+        mixu(&h, e->u.gc_stats.par_balanced_copied);
+        mixu(&h, e->u.gc_stats.has_balanced);
+        break;
+    case 55:
+        mixu(&h, e->u.task_create.task);
+        mixu(&h, e->u.task_create.cap);
+        mixu(&h, e->u.task_create.kernel_tid);
+        break;
+    case 57:
+        mixu(&h, e->u.task_delete.task);
+        break;
+    case 160:
+        mixu(&h, e->u.heap_prof_begin.profile);
+        mixu(&h, e->u.heap_prof_begin.period);
+        mixu(&h, e->u.heap_prof_begin.breakdown);
+        for (int i = 0; i < 7; i++)
+            mixs(&h, e->u.heap_prof_begin.filters[i]);
+        break;
+    case 161:
+        mixu(&h, e->u.cost_centre.id);
+        mixs(&h, e->u.cost_centre.label);
+        mixs(&h, e->u.cost_centre.module);
+        mixs(&h, e->u.cost_centre.srcloc);
+        mixu(&h, e->u.cost_centre.flags);
+        break;
+    case 162: case 165:
+        mixu(&h, e->u.sample.era);
+        break;
+    case 166:
+        mixu(&h, e->u.bio_sample.era);
+        mixu(&h, e->u.bio_sample.time);
+        break;
+    case 163:
+        mixu(&h, e->u.ccs_sample.profile);
+        mixu(&h, e->u.ccs_sample.bytes);
+        mixu(&h, e->u.ccs_sample.depth);
+        for (unsigned i = 0; i < e->u.ccs_sample.depth; i++)
+            mixu(&h, e->u.ccs_sample.stack[i]);
+        break;
+    case 164:
+        mixu(&h, e->u.string_sample.profile);
+        mixu(&h, e->u.string_sample.bytes);
+        mixs(&h, e->u.string_sample.label);
+        break;
+    case 167:
+        mixu(&h, e->u.prof_sample.cap);
+        mixu(&h, e->u.prof_sample.tick);
+        mixu(&h, e->u.prof_sample.depth);
+        for (unsigned i = 0; i < e->u.prof_sample.depth; i++)
+            mixu(&h, e->u.prof_sample.stack[i]);
+        break;
+    case 168:
+        mixu(&h, e->u.prof_begin.tick_interval);
+        break;
+    case 169:
+        mixu(&h, e->u.ipe.address);
+        mixs(&h, e->u.ipe.table_name);
+        mixs(&h, e->u.ipe.closure_desc);
+        mixs(&h, e->u.ipe.type_desc);
+        mixs(&h, e->u.ipe.label);
+        mixs(&h, e->u.ipe.module);
+        mixs(&h, e->u.ipe.srcloc);
+        break;
+    default:
+        break;
+    }
+    return h;
+}
+
+/* What a test keeps of one event. */
+typedef struct rec {
+    uint16_t tag;
+    int32_t cap;
+    uint64_t time, offset, index, hash;
+} rec;
+
+typedef struct run {
+    rec *ev;
+    size_t n, cap;
+    int status;      /* of hs_reader_finish, or the error */
+    hs_error err;
+    uint64_t end_offset; /* hs_reader_offset at the end */
+} run;
+
+static void run_free(run *r)
+{
+    free(r->ev);
+    memset(r, 0, sizeof *r);
+}
+
+static void run_add(run *r, const hs_event *ev)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 256;
+        r->ev = realloc(r->ev, r->cap * sizeof *r->ev);
+        if (!r->ev)
+            abort();
+    }
+    r->ev[r->n++] = (rec){ev->tag, ev->cap, ev->time, ev->offset, ev->index,
+                          field_hash(ev)};
+}
+
+/*
+ * Decodes data[0..len) fed in chunks of `chunk` bytes (0 = all at once),
+ * then finishes. Returns the events and the final status.
+ */
+static run decode_chunked(const uint8_t *data, size_t len, size_t chunk,
+                          bool decode)
+{
+    run out = {0};
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    hs_reader_set_decode(r, decode);
+    if (!chunk)
+        chunk = len ? len : 1;
+    size_t pos = 0;
+    int st = HS_NEED_INPUT;
+    bool protocol_ok = true; /* one assertion per run, not per chunk */
+    while (pos < len) {
+        size_t n = len - pos < chunk ? len - pos : chunk;
+        if (hs_reader_feed(r, data + pos, n) != HS_OK)
+            protocol_ok = false;
+        pos += n;
+        hs_event ev;
+        while ((st = hs_reader_next(r, &ev)) == HS_EVENT)
+            run_add(&out, &ev);
+        if (st < 0 || st == HS_DONE)
+            break;
+        if (st != HS_NEED_INPUT)
+            protocol_ok = false;
+    }
+    CU_ASSERT(protocol_ok);
+    out.status = hs_reader_finish(r);
+    out.err = *hs_reader_error(r);
+    out.end_offset = hs_reader_offset(r);
+    hs_reader_free(r);
+    return out;
+}
+
+/* The first differing event index, or SIZE_MAX when a and b agree. */
+static size_t first_difference(const run *a, const run *b)
+{
+    size_t n = a->n < b->n ? a->n : b->n;
+    for (size_t i = 0; i < n; i++) {
+        const rec *x = &a->ev[i], *y = &b->ev[i];
+        if (x->tag != y->tag || x->cap != y->cap || x->time != y->time ||
+            x->offset != y->offset || x->index != y->index ||
+            x->hash != y->hash)
+            return i;
+    }
+    return a->n == b->n ? SIZE_MAX : n;
+}
+
+static run decode_all(const uint8_t *data, size_t len)
+{
+    return decode_chunked(data, len, 0, true);
+}
+
+/* Decodes a hand-built log and expects exactly status `code` with the
+ * error at `offset` / `index`. */
+static void expect_error(const evw *w, int code, uint64_t offset,
+                         uint64_t index, size_t events_before)
+{
+    for (size_t chunk = 0; chunk <= 3; chunk++) {
+        run r = decode_chunked(w->data, w->len, chunk, true);
+        CU_ASSERT_EQUAL(r.status, code);
+        CU_ASSERT_EQUAL(r.err.code, code);
+        CU_ASSERT_EQUAL(r.err.offset, offset);
+        CU_ASSERT_EQUAL(r.err.event_index, index);
+        CU_ASSERT_EQUAL(r.n, events_before);
+        CU_ASSERT(r.err.message[0] != 0);
+        if (r.status != code || r.err.offset != offset ||
+            r.err.event_index != index)
+            fprintf(stderr, "\n  chunk %zu: got status %d offset %llu index "
+                    "%llu (%s)\n", chunk, r.status,
+                    (unsigned long long)r.err.offset,
+                    (unsigned long long)r.err.event_index, r.err.message);
+        run_free(&r);
+    }
+}
+
+/* A minimal header declaring the GHC 9.2 types. */
+static void ghc92_header(evw *w)
+{
+    evw_init(w);
+    evw_header_begin(w);
+    evw_declare_ghc92(w);
+    evw_header_end(w);
+}
+
+/* ---- real logs: chunk sizes ---------------------------------------- */
+
+struct real_log {
+    char path[4096];
+    const char *name;
+};
+
+/* The real logs used by the chunking tests: samples (always in the repo)
+ * and a few corpus logs of other GHC versions when the corpus exists. */
+static size_t real_logs(struct real_log *out, size_t max)
+{
+    static const char *const samples[] = {"leak-hc", "markers-hc", "leak-hb",
+                                          "manycc-p"};
+    static const char *const corpus[] = {
+        "ghc-9.2-events.eventlog", "biographical-samples.eventlog",
+        "hello-ghc-8.2.2.eventlog", "sleep.hd.eventlog", "time-prof.eventlog",
+        "parallelTest.eventlog", "trace-binary-nonutf.eventlog",
+        "ticky-new.eventlog", "testlog-part.eventlog"};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof samples / sizeof *samples && n < max; i++) {
+        snprintf(out[n].path, sizeof out[n].path, "%s/samples/%s.eventlog",
+                 source_dir(), samples[i]);
+        out[n].name = samples[i];
+        if (access(out[n].path, R_OK) == 0)
+            n++;
+    }
+    const char *cd = corpus_dir();
+    if (!cd)
+        printf("\n  note: no corpus at $HEAPSCOPE_SHARED_DIR/corpus/ghc-events;"
+               " chunking checked on samples only\n");
+    for (size_t i = 0; cd && i < sizeof corpus / sizeof *corpus && n < max;
+         i++) {
+        snprintf(out[n].path, sizeof out[n].path, "%s/%s", cd, corpus[i]);
+        out[n].name = corpus[i];
+        if (access(out[n].path, R_OK) == 0)
+            n++;
+    }
+    return n;
+}
+
+static void test_chunk_sizes(void)
+{
+    struct real_log logs[16];
+    size_t nlogs = real_logs(logs, 16);
+    CU_ASSERT_FATAL(nlogs >= 2);
+    for (size_t l = 0; l < nlogs; l++) {
+        size_t len;
+        uint8_t *data = slurp(logs[l].path, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+        run whole = decode_all(data, len);
+        /* Real logs end with the data-end marker, except the corpus's
+         * deliberately cut testlog-part. */
+        if (strcmp(logs[l].name, "testlog-part.eventlog") == 0) {
+            CU_ASSERT_EQUAL(whole.status, HS_TRUNCATED);
+            CU_ASSERT_EQUAL(whole.err.offset, len);
+        } else {
+            CU_ASSERT_EQUAL(whole.status, HS_DONE);
+            CU_ASSERT_EQUAL(whole.end_offset, len);
+        }
+        CU_ASSERT(whole.n > 10);
+        for (size_t i = 0; i < whole.n; i++)
+            if (whole.ev[i].index != i) {
+                CU_FAIL("event indexes are not 0, 1, 2, ...");
+                break;
+            }
+        for (size_t chunk = 1; chunk <= 16; chunk++) {
+            run r = decode_chunked(data, len, chunk, true);
+            size_t d = first_difference(&whole, &r);
+            CU_ASSERT_EQUAL(d, SIZE_MAX);
+            CU_ASSERT_EQUAL(r.status, whole.status);
+            CU_ASSERT_EQUAL(r.err.offset, whole.err.offset);
+            if (d != SIZE_MAX)
+                fprintf(stderr, "\n  %s: chunk %zu differs at event %zu\n",
+                        logs[l].name, chunk, d);
+            run_free(&r);
+        }
+        /* Odd large chunks cross events at every position too. */
+        size_t big[] = {4093, 65536, 65549, len - 1};
+        for (size_t k = 0; k < sizeof big / sizeof *big; k++) {
+            if (!big[k])
+                continue;
+            run r = decode_chunked(data, len, big[k], true);
+            CU_ASSERT_EQUAL(first_difference(&whole, &r), SIZE_MAX);
+            CU_ASSERT_EQUAL(r.status, whole.status);
+            run_free(&r);
+        }
+        /* Framing alone gives the same tags, times, caps and offsets. */
+        run frame = decode_chunked(data, len, 5, false);
+        CU_ASSERT_EQUAL_FATAL(frame.n, whole.n);
+        for (size_t i = 0; i < frame.n; i++) {
+            if (frame.ev[i].tag != whole.ev[i].tag ||
+                frame.ev[i].offset != whole.ev[i].offset ||
+                frame.ev[i].cap != whole.ev[i].cap ||
+                frame.ev[i].time != whole.ev[i].time) {
+                CU_FAIL("framing without decoding differs");
+                break;
+            }
+        }
+        run_free(&frame);
+        run_free(&whole);
+        free(data);
+    }
+}
+
+/* hs_read_fd on a pipe fed by a child in small, irregular writes gives the
+ * same events as decoding the file in memory. */
+struct fd_collect {
+    run *r;
+    size_t stop_after; /* return 7 after this many events (0 = never) */
+};
+
+static int collect_cb(void *user, const hs_event *ev)
+{
+    struct fd_collect *c = user;
+    run_add(c->r, ev);
+    if (c->stop_after && c->r->n == c->stop_after)
+        return 7;
+    return 0;
+}
+
+static void test_read_fd_pipe(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples/markers-hc.eventlog",
+             source_dir());
+    size_t len;
+    uint8_t *data = slurp(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+    run whole = decode_all(data, len);
+
+    int fds[2];
+    CU_ASSERT_FATAL(pipe(fds) == 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        size_t pos = 0, step = 1;
+        while (pos < len) {
+            size_t n = len - pos < step ? len - pos : step;
+            ssize_t w = write(fds[1], data + pos, n);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                _exit(1);
+            pos += (size_t)w;
+            step = step * 7 % 9973 + 1; /* irregular sizes, some tiny */
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    run got = {0};
+    struct fd_collect c = {&got, 0};
+    hs_reader *r = hs_reader_new();
+    int st = hs_read_fd(r, fds[0], collect_cb, &c);
+    close(fds[0]);
+    int wst;
+    waitpid(pid, &wst, 0);
+    CU_ASSERT(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+    CU_ASSERT_EQUAL(st, HS_DONE);
+    CU_ASSERT_EQUAL(first_difference(&whole, &got), SIZE_MAX);
+    CU_ASSERT_EQUAL(hs_reader_offset(r), len);
+    hs_reader_free(r);
+    run_free(&got);
+
+    /* A callback's non-zero return stops reading and is returned. */
+    int fd = open(path, O_RDONLY);
+    CU_ASSERT_FATAL(fd >= 0);
+    c = (struct fd_collect){&got, 100};
+    r = hs_reader_new();
+    st = hs_read_fd(r, fd, collect_cb, &c);
+    CU_ASSERT_EQUAL(st, 7);
+    CU_ASSERT_EQUAL(got.n, 100);
+    close(fd);
+    hs_reader_free(r);
+    run_free(&got);
+
+    /* A read error (a directory) is HS_ERR_IO with errno kept, and sticky. */
+    fd = open(source_dir(), O_RDONLY);
+    CU_ASSERT_FATAL(fd >= 0);
+    c = (struct fd_collect){&got, 0};
+    r = hs_reader_new();
+    errno = 0;
+    st = hs_read_fd(r, fd, collect_cb, &c);
+    CU_ASSERT_EQUAL(st, HS_ERR_IO);
+    CU_ASSERT_EQUAL(errno, EISDIR);
+    CU_ASSERT_EQUAL(hs_reader_error(r)->code, HS_ERR_IO);
+    CU_ASSERT_EQUAL(hs_reader_finish(r), HS_ERR_IO);
+    close(fd);
+    hs_reader_free(r);
+    run_free(&got);
+
+    run_free(&whole);
+    free(data);
+}
+
+/* ---- real logs: cut at every byte ---------------------------------- */
+
+/*
+ * Checks data cut at `cut` against the full decode `full`: the events are
+ * the complete ones before the cut, then the right status.
+ * header_len is the offset of the first event; end_marker the offset of
+ * the data-end marker (or SIZE_MAX).
+ */
+static bool check_cut(const uint8_t *data, size_t cut, size_t chunk,
+                      const run *full, uint64_t header_len,
+                      uint64_t end_marker)
+{
+    run r = decode_chunked(data, cut, chunk, true);
+    bool ok = true;
+    if (cut < header_len) {
+        ok = r.status == HS_ERR_TRUNCATED_HEADER && r.n == 0 &&
+             r.err.offset == cut && r.err.event_index == UINT64_MAX;
+    } else if (cut >= end_marker + 2) {
+        ok = r.status == HS_DONE && r.n == full->n &&
+             first_difference(full, &r) == SIZE_MAX;
+    } else {
+        /* complete events: those whose end (the next event's start, or the
+         * data-end marker) is at or before the cut */
+        size_t n = 0;
+        while (n < full->n &&
+               (n + 1 < full->n ? full->ev[n + 1].offset : end_marker) <= cut)
+            n++;
+        ok = r.status == HS_TRUNCATED && r.err.code == HS_TRUNCATED &&
+             r.err.offset == cut && r.err.event_index == n && r.n == n;
+        /* every event delivered is the same as in the full decode */
+        for (size_t i = 0; ok && i < r.n; i++)
+            ok = full->ev[i].tag == r.ev[i].tag &&
+                 full->ev[i].offset == r.ev[i].offset &&
+                 full->ev[i].cap == r.ev[i].cap &&
+                 full->ev[i].hash == r.ev[i].hash;
+    }
+    if (!ok)
+        fprintf(stderr, "\n  cut at %zu (chunk %zu): status %d, %zu events, "
+                "offset %llu, index %llu: %s\n", cut, chunk, r.status, r.n,
+                (unsigned long long)r.err.offset,
+                (unsigned long long)r.err.event_index, r.err.message);
+    run_free(&r);
+    return ok;
+}
+
+/* Cuts `path` at every offset in [from, to) and checks each cut. */
+static void cut_file(const char *path, size_t from, size_t to, size_t chunk)
+{
+    size_t len;
+    uint8_t *data = slurp(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+    run full = decode_all(data, len);
+    CU_ASSERT_EQUAL_FATAL(full.status, HS_DONE);
+    CU_ASSERT_FATAL(full.n > 0);
+    uint64_t header_len = full.ev[0].offset;
+    uint64_t end_marker = full.end_offset - 2;
+    if (to > len + 1)
+        to = len + 1;
+    size_t bad = 0;
+    for (size_t cut = from; cut < to && bad < 5; cut++)
+        if (!check_cut(data, cut, chunk, &full, header_len, end_marker))
+            bad++;
+    CU_ASSERT_EQUAL(bad, 0);
+    run_free(&full);
+    free(data);
+}
+
+static void test_cut_every_offset(void)
+{
+    const char *cd = corpus_dir();
+    char path[4096];
+    if (cd) {
+        /* Small real logs from GHC 8.8 (user message) and 8.2 (50-byte
+         * GC statistics): every cut, fed whole and byte by byte. */
+        snprintf(path, sizeof path, "%s/unicode.eventlog", cd);
+        cut_file(path, 0, SIZE_MAX, 0);
+        cut_file(path, 0, SIZE_MAX, 1);
+        snprintf(path, sizeof path, "%s/hello-ghc-8.2.2.eventlog", cd);
+        cut_file(path, 0, SIZE_MAX, 0);
+    } else {
+        printf("\n  note: no corpus; cutting a sample's head and tail "
+               "only\n");
+    }
+    /* A sample (always present): every cut through its header and first
+     * events, and through its last events and data-end marker. */
+    snprintf(path, sizeof path, "%s/samples/markers-hc.eventlog",
+             source_dir());
+    size_t len;
+    uint8_t *data = slurp(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+    free(data);
+    cut_file(path, 0, 6000, 0);
+    cut_file(path, 0, 800, 1);
+    cut_file(path, len - 400, len + 1, 0);
+    cut_file(path, len - 64, len + 1, 3);
+}
+
+/* ---- hand-built logs: errors --------------------------------------- */
+
+static void test_bad_magic(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_bytes(&w, "JOB \"leak +RTS -hc\"\n", 20);
+    expect_error(&w, HS_ERR_BAD_MAGIC, 0, UINT64_MAX, 0);
+    evw_free(&w);
+
+    /* Right first magic, wrong second one: a header error at byte 4. */
+    evw_init(&w);
+    evw_u32(&w, 0x68647262);
+    evw_u32(&w, 0x12345678);
+    expect_error(&w, HS_ERR_BAD_HEADER, 4, UINT64_MAX, 0);
+    evw_free(&w);
+
+    /* An event-type record without its 'ete' end. */
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_u32(&w, 0x65746200);
+    evw_u16(&w, 0);
+    evw_u16(&w, 4);
+    evw_u32(&w, 3);
+    evw_bytes(&w, "abc", 3);
+    evw_u32(&w, 0);
+    size_t at = w.len;
+    evw_u32(&w, 0x65746501);
+    expect_error(&w, HS_ERR_BAD_HEADER, at, UINT64_MAX, 0);
+    evw_free(&w);
+
+    /* 'datb' missing after the header. */
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 0, 4, "Create thread");
+    evw_u32(&w, 0x68657465);
+    evw_u32(&w, 0x68647265);
+    at = w.len;
+    evw_u32(&w, 0x64617400);
+    expect_error(&w, HS_ERR_BAD_HEADER, at, UINT64_MAX, 0);
+    evw_free(&w);
+}
+
+static void test_undeclared_tag(void)
+{
+    evw w;
+    ghc92_header(&w);
+    evw_event(&w, 9, 100, 0);
+    evw_event(&w, 10, 200, 0);
+    size_t at = evw_event(&w, 7, 300, 0); /* SHUTDOWN: not declared */
+    evw_u32(&w, 1);
+    evw_data_end(&w);
+    expect_error(&w, HS_ERR_UNDECLARED_TAG, at, 2, 2);
+    run r = decode_all(w.data, w.len);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err.message, "7"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err.message, "not declared"));
+    run_free(&r);
+    evw_free(&w);
+}
+
+static void test_stack_past_event(void)
+{
+    evw w;
+    ghc92_header(&w);
+    evw_heap_prof_begin(&w, 1, 100000000, HS_BREAKDOWN_COST_CENTRE);
+    evw_sample_begin(&w, 2, 0);
+    /* depth 5, but only two cost-centre ids in the event */
+    size_t at = evw_event(&w, 163, 3, 1);
+    evw_u8(&w, 0);
+    evw_u64(&w, 4096);
+    evw_u8(&w, 5);
+    evw_u32(&w, 1);
+    evw_u32(&w, 2);
+    evw_event_end(&w, at);
+    evw_sample_end(&w, 4, 0);
+    evw_data_end(&w);
+    expect_error(&w, HS_ERR_MALFORMED_EVENT, at, 2, 2);
+
+    /* Framing only: the event is skipped by its length, no error. */
+    run r = decode_chunked(w.data, w.len, 0, false);
+    CU_ASSERT_EQUAL(r.status, HS_DONE);
+    CU_ASSERT_EQUAL(r.n, 4);
+    run_free(&r);
+    evw_free(&w);
+
+    /* The same for a time-profile sample. */
+    ghc92_header(&w);
+    evw_event(&w, 168, 1, 0);
+    evw_u64(&w, 1000000);
+    at = evw_event(&w, 167, 2, 1);
+    evw_u32(&w, 0);
+    evw_u64(&w, 7);
+    evw_u8(&w, 3);
+    evw_u32(&w, 9);
+    evw_event_end(&w, at);
+    evw_data_end(&w);
+    expect_error(&w, HS_ERR_MALFORMED_EVENT, at, 1, 1);
+    evw_free(&w);
+
+    /* A cost centre whose strings have no NUL within the event. */
+    ghc92_header(&w);
+    at = evw_event(&w, 161, 1, 1);
+    evw_u32(&w, 12);
+    evw_bytes(&w, "main\0Main", 9);
+    evw_event_end(&w, at);
+    evw_data_end(&w);
+    expect_error(&w, HS_ERR_MALFORMED_EVENT, at, 0, 0);
+    evw_free(&w);
+}
+
+static void test_absurd_sizes(void)
+{
+    /* A description of 4 GB: refused at the length field (byte 16). */
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_u32(&w, 0x65746200);
+    evw_u16(&w, 0);
+    evw_u16(&w, 4);
+    evw_u32(&w, 0xffffffffu);
+    evw_bytes(&w, "Create thread", 13);
+    expect_error(&w, HS_ERR_BAD_SIZE, 16, UINT64_MAX, 0);
+    run r = decode_all(w.data, w.len);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err.message, "4294967295"));
+    run_free(&r);
+    evw_free(&w);
+
+    /* 4 GB of extra information, after a valid first record. */
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 9, 0, "Starting GC");
+    evw_u32(&w, 0x65746200);
+    evw_u16(&w, 10);
+    evw_u16(&w, 0);
+    evw_u32(&w, 11);
+    evw_bytes(&w, "Finished GC", 11);
+    size_t at = w.len;
+    evw_u32(&w, 0xfffffff0u);
+    expect_error(&w, HS_ERR_BAD_SIZE, at, UINT64_MAX, 0);
+    evw_free(&w);
+
+    /* A block marker declaring a block smaller than itself. */
+    ghc92_header(&w);
+    evw_event(&w, 9, 1, 0);
+    at = evw_block(&w, 2, 0);
+    w.data[at + 13] = 10; /* block_size = 10 < 24 */
+    evw_event(&w, 10, 3, 0);
+    evw_data_end(&w);
+    expect_error(&w, HS_ERR_BAD_SIZE, at, 1, 1);
+    evw_free(&w);
+
+    /* The same with a block size of exactly 23: one byte short. */
+    ghc92_header(&w);
+    at = evw_block(&w, 2, 0);
+    w.data[at + 13] = 23;
+    evw_data_end(&w);
+    expect_error(&w, HS_ERR_BAD_SIZE, at, 0, 0);
+    evw_free(&w);
+}
+
+static void test_duplicate_declaration(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 9, 0, "Starting GC");
+    evw_declare(&w, 10, 0, "Finished GC");
+    size_t at = w.len + 4; /* the tag field after 'etb\0' */
+    evw_declare(&w, 9, 0, "Starting GC again");
+    evw_header_end(&w);
+    evw_data_end(&w);
+    expect_error(&w, HS_ERR_BAD_HEADER, at, UINT64_MAX, 0);
+    run r = decode_all(w.data, w.len);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err.message, "twice"));
+    run_free(&r);
+    evw_free(&w);
+
+    /* Declaring 65535, the data-end marker's tag, is refused too. */
+    evw_init(&w);
+    evw_header_begin(&w);
+    at = w.len + 4;
+    evw_declare(&w, 0xffff, 0, "End");
+    evw_header_end(&w);
+    expect_error(&w, HS_ERR_BAD_HEADER, at, UINT64_MAX, 0);
+    evw_free(&w);
+}
+
+/* After an error every call returns it and the record does not change. */
+static void test_sticky_error(void)
+{
+    evw w;
+    ghc92_header(&w);
+    evw_event(&w, 9, 1, 0);
+    size_t at = evw_event(&w, 300, 2, 0);
+    evw_event(&w, 10, 3, 0);
+    evw_data_end(&w);
+
+    hs_reader *r = hs_reader_new();
+    hs_event ev;
+    CU_ASSERT_EQUAL(hs_reader_feed(r, w.data, w.len), HS_OK);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_ERR_UNDECLARED_TAG);
+    hs_error first = *hs_reader_error(r);
+    CU_ASSERT_EQUAL(first.offset, at);
+    CU_ASSERT_EQUAL(first.event_index, 1);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_ERR_UNDECLARED_TAG);
+    CU_ASSERT_EQUAL(hs_reader_feed(r, w.data, w.len), HS_ERR_UNDECLARED_TAG);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_ERR_UNDECLARED_TAG);
+    CU_ASSERT_EQUAL(hs_reader_finish(r), HS_ERR_UNDECLARED_TAG);
+    CU_ASSERT_EQUAL(hs_reader_finish(r), HS_ERR_UNDECLARED_TAG);
+    CU_ASSERT_EQUAL(memcmp(&first, hs_reader_error(r), sizeof first), 0);
+    hs_reader_free(r);
+
+    /* A header error is sticky as well, and finish keeps it rather than
+     * reporting a truncated header. */
+    r = hs_reader_new();
+    CU_ASSERT_EQUAL(hs_reader_feed(r, "hdrX", 4), HS_OK);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_ERR_BAD_MAGIC);
+    CU_ASSERT_EQUAL(hs_reader_finish(r), HS_ERR_BAD_MAGIC);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_ERR_BAD_MAGIC);
+    CU_ASSERT_EQUAL(hs_reader_error(r)->offset, 0);
+    CU_ASSERT_FALSE(hs_reader_header_done(r));
+    hs_reader_free(r);
+    evw_free(&w);
+}
+
+static void test_feed_misuse(void)
+{
+    evw w;
+    ghc92_header(&w);
+    for (int i = 0; i < 4; i++)
+        evw_event(&w, 9 + (i & 1), (uint64_t)i, 0);
+    evw_data_end(&w);
+
+    hs_reader *r = hs_reader_new();
+    hs_event ev;
+    /* Before any input: nothing to do, not an error. */
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_NEED_INPUT);
+    CU_ASSERT_EQUAL(hs_reader_feed(r, NULL, 0), HS_OK);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_NEED_INPUT);
+    CU_ASSERT_EQUAL(hs_reader_offset(r), 0);
+
+    CU_ASSERT_EQUAL(hs_reader_feed(r, w.data, w.len), HS_OK);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.time, 0);
+    /* The chunk is not used up: feeding again is refused, and not fatal. */
+    static const uint8_t other[4] = {0xde, 0xad, 0xbe, 0xef};
+    CU_ASSERT_EQUAL(hs_reader_feed(r, other, sizeof other), HS_ERR_MISUSE);
+    CU_ASSERT_EQUAL(hs_reader_error(r)->code, HS_OK);
+    for (uint64_t t = 1; t < 4; t++) {
+        CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+        CU_ASSERT_EQUAL(ev.time, t);
+        CU_ASSERT_EQUAL(ev.index, t);
+    }
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_DONE);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_DONE);
+    CU_ASSERT_EQUAL(hs_reader_finish(r), HS_DONE);
+    CU_ASSERT_EQUAL(hs_reader_error(r)->code, HS_OK);
+    CU_ASSERT_EQUAL(hs_reader_offset(r), w.len);
+    CU_ASSERT_TRUE(hs_reader_header_done(r));
+    hs_reader_free(r);
+
+    /* Finishing a reader that never saw a byte: an empty input. */
+    r = hs_reader_new();
+    CU_ASSERT_EQUAL(hs_reader_finish(r), HS_ERR_TRUNCATED_HEADER);
+    CU_ASSERT_EQUAL(hs_reader_error(r)->offset, 0);
+    CU_ASSERT_EQUAL(hs_reader_error(r)->event_index, UINT64_MAX);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_reader_error(r)->message, "empty"));
+    hs_reader_free(r);
+    hs_reader_free(NULL);
+    evw_free(&w);
+}
+
+/* ---- hand-built logs: framing rules -------------------------------- */
+
+/* Decodes w whole and into evs[0..max); returns the count, asserting that
+ * the log ends with HS_DONE at its last byte. The events' pointers are not
+ * kept (the reader is freed): only numbers are checked by callers. */
+typedef struct flat {
+    uint16_t tag;
+    bool known;
+    int32_t cap;
+    uint64_t time, offset;
+    size_t payload_len;
+    hs_event ev; /* pointer fields invalid after return */
+} flat;
+
+static size_t decode_flat(const evw *w, flat *evs, size_t max)
+{
+    hs_reader *r = hs_reader_new();
+    hs_event ev;
+    size_t n = 0;
+    int st;
+    hs_reader_feed(r, w->data, w->len);
+    while ((st = hs_reader_next(r, &ev)) == HS_EVENT && n < max) {
+        evs[n] = (flat){ev.tag, ev.known, ev.cap, ev.time, ev.offset,
+                        ev.payload_len, ev};
+        n++;
+    }
+    CU_ASSERT_EQUAL(st, HS_DONE);
+    CU_ASSERT_EQUAL(hs_reader_finish(r), HS_DONE);
+    CU_ASSERT_EQUAL(hs_reader_offset(r), w->len);
+    hs_reader_free(r);
+    return n;
+}
+
+static void test_unknown_event_types(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 9, 0, "Starting GC");
+    evw_declare(&w, 300, 5, "A future fixed event");
+    evw_declare(&w, 301, EVW_VAR, "A future variable event");
+    evw_declare(&w, 50, 12, "Current heap size");
+    evw_header_end(&w);
+    evw_event(&w, 300, 1, 0);
+    evw_bytes(&w, "\0\xff\0\xff\x01", 5);
+    evw_event(&w, 50, 2, 0);
+    evw_u32(&w, 0);
+    evw_u64(&w, 123456);
+    static const char any[] = "any bytes \xff\xff\0 at all";
+    size_t v = evw_event(&w, 301, 3, 1);
+    evw_bytes(&w, any, sizeof any - 1);
+    evw_event_end(&w, v);
+    evw_event(&w, 301, 4, 1); /* empty variable payload */
+    evw_event(&w, 9, 5, 0);
+    evw_data_end(&w);
+
+    flat e[8];
+    size_t n = decode_flat(&w, e, 8);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    CU_ASSERT_EQUAL(e[0].tag, 300);
+    CU_ASSERT_FALSE(e[0].known);
+    CU_ASSERT_EQUAL(e[0].payload_len, 5);
+    CU_ASSERT_EQUAL(e[1].tag, 50);
+    CU_ASSERT_TRUE(e[1].known);
+    CU_ASSERT_EQUAL(e[1].ev.u.heap.bytes, 123456);
+    CU_ASSERT_EQUAL(e[2].tag, 301);
+    CU_ASSERT_FALSE(e[2].known);
+    CU_ASSERT_EQUAL(e[2].payload_len, sizeof any - 1);
+    CU_ASSERT_EQUAL(e[2].offset, v);
+    CU_ASSERT_EQUAL(e[3].payload_len, 0);
+    CU_ASSERT_EQUAL(e[4].tag, 9);
+    CU_ASSERT_EQUAL(e[4].time, 5);
+    CU_ASSERT_PTR_NULL(hs_event_name(300));
+
+    /* The header's description and size of each declared type. */
+    hs_reader *r = hs_reader_new();
+    hs_event ev;
+    hs_reader_feed(r, w.data, w.len);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_EVENT);
+    int size = 0;
+    hs_str desc;
+    CU_ASSERT_TRUE(hs_reader_event_type(r, 300, &size, &desc));
+    CU_ASSERT_EQUAL(size, 5);
+    CU_ASSERT(desc.len == 20 && memcmp(desc.ptr, "A future fixed event", 20) == 0);
+    CU_ASSERT_TRUE(hs_reader_event_type(r, 301, &size, NULL));
+    CU_ASSERT_EQUAL(size, -1);
+    CU_ASSERT_FALSE(hs_reader_event_type(r, 302, &size, &desc));
+    hs_reader_free(r);
+    evw_free(&w);
+}
+
+static void test_extra_trailing_fields(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 49, 20, "Total heap mem ever allocated (+8)");
+    evw_declare(&w, 53, 66, "GC statistics (+8)");
+    evw_declare(&w, 162, 16, "Start of heap profile sample (+8)");
+    evw_declare(&w, 164, EVW_VAR, "Heap profile string sample");
+    evw_declare(&w, 169, EVW_VAR, "An IPE entry");
+    evw_declare(&w, 9, 0, "Starting GC");
+    evw_header_end(&w);
+    evw_event(&w, 49, 10, 0);
+    evw_u32(&w, 0);
+    evw_u64(&w, 0x0102030405060708ull);
+    evw_u64(&w, 0xffffffffffffffffull);
+    evw_event(&w, 53, 11, 0);
+    evw_u32(&w, 0);
+    evw_u16(&w, 1);
+    evw_u64(&w, 100);
+    evw_u64(&w, 200);
+    evw_u64(&w, 300);
+    evw_u32(&w, 4);
+    evw_u64(&w, 500);
+    evw_u64(&w, 600);
+    evw_u64(&w, 700);
+    evw_u64(&w, 0xdeadbeef);
+    evw_event(&w, 162, 12, 0);
+    evw_u64(&w, 42);
+    evw_u64(&w, 99);
+    size_t s = evw_event(&w, 164, 13, 1);
+    evw_u8(&w, 0);
+    evw_u64(&w, 4096);
+    evw_cstr(&w, "Data.Map.Internal.Bin");
+    evw_u64(&w, 0x4141414141414141ull); /* a future field */
+    evw_event_end(&w, s);
+    s = evw_event(&w, 169, 14, 1);
+    evw_u64(&w, 0x409f78);
+    const char *f[7] = {"sat_s154_info", "21", "Int", "main",
+                        "Main", "Test.hs:5:1-30", "future"};
+    for (int i = 0; i < 7; i++)
+        evw_cstr(&w, f[i]);
+    evw_event_end(&w, s);
+    evw_event(&w, 9, 15, 0);
+    evw_data_end(&w);
+
+    hs_reader *r = hs_reader_new();
+    hs_event ev;
+    hs_reader_feed(r, w.data, w.len);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.tag, 49);
+    CU_ASSERT_TRUE(ev.known);
+    CU_ASSERT_EQUAL(ev.payload_len, 20);
+    CU_ASSERT_EQUAL(ev.u.heap.bytes, 0x0102030405060708ull);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.tag, 53);
+    CU_ASSERT_TRUE(ev.known);
+    CU_ASSERT_EQUAL(ev.u.gc_stats.gen, 1);
+    CU_ASSERT_EQUAL(ev.u.gc_stats.copied, 100);
+    CU_ASSERT_EQUAL(ev.u.gc_stats.frag, 300);
+    CU_ASSERT_EQUAL(ev.u.gc_stats.par_threads, 4);
+    CU_ASSERT_EQUAL(ev.u.gc_stats.par_tot_copied, 600);
+    CU_ASSERT_TRUE(ev.u.gc_stats.has_balanced);
+    CU_ASSERT_EQUAL(ev.u.gc_stats.par_balanced_copied, 700);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.tag, 162);
+    CU_ASSERT_EQUAL(ev.u.sample.era, 42);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.tag, 164);
+    CU_ASSERT_TRUE(ev.known);
+    CU_ASSERT_EQUAL(ev.u.string_sample.bytes, 4096);
+    CU_ASSERT_EQUAL(ev.u.string_sample.label.len, 21);
+    CU_ASSERT_NSTRING_EQUAL(ev.u.string_sample.label.ptr,
+                            "Data.Map.Internal.Bin", 21);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.tag, 169);
+    CU_ASSERT_EQUAL(ev.u.ipe.address, 0x409f78);
+    CU_ASSERT_EQUAL(ev.u.ipe.srcloc.len, 14);
+    CU_ASSERT_NSTRING_EQUAL(ev.u.ipe.srcloc.ptr, "Test.hs:5:1-30", 14);
+    CU_ASSERT_NSTRING_EQUAL(ev.u.ipe.table_name.ptr, "sat_s154_info", 13);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.tag, 9);
+    CU_ASSERT_EQUAL(ev.time, 15);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_DONE);
+    hs_reader_free(r);
+    evw_free(&w);
+}
+
+static void test_older_and_short_layouts(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 53, 50, "GC statistics");   /* GHC 8.2 */
+    evw_declare(&w, 49, 8, "A layout too short to decode");
+    evw_declare(&w, 2, 6, "Stop thread (old)"); /* no blocked_on */
+    evw_header_end(&w);
+    evw_event(&w, 53, 1, 0);
+    evw_u32(&w, 0);
+    evw_u16(&w, 1);
+    evw_u64(&w, 11);
+    evw_u64(&w, 22);
+    evw_u64(&w, 33);
+    evw_u32(&w, 1);
+    evw_u64(&w, 44);
+    evw_u64(&w, 55);
+    evw_event(&w, 49, 2, 0);
+    evw_u64(&w, 77);
+    evw_event(&w, 2, 3, 0);
+    evw_u32(&w, 5);
+    evw_u16(&w, 14);
+    evw_event(&w, 53, 4, 0);
+    evw_bytes(&w, "\0\0\0\0\0\x01", 6);
+    for (int i = 0; i < 44; i++)
+        evw_u8(&w, (uint8_t)i);
+    evw_data_end(&w);
+
+    flat e[8];
+    size_t n = decode_flat(&w, e, 8);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    CU_ASSERT_TRUE(e[0].known);
+    CU_ASSERT_EQUAL(e[0].payload_len, 50);
+    CU_ASSERT_EQUAL(e[0].ev.u.gc_stats.copied, 11);
+    CU_ASSERT_EQUAL(e[0].ev.u.gc_stats.slop, 22);
+    CU_ASSERT_EQUAL(e[0].ev.u.gc_stats.frag, 33);
+    CU_ASSERT_EQUAL(e[0].ev.u.gc_stats.par_threads, 1);
+    CU_ASSERT_EQUAL(e[0].ev.u.gc_stats.par_max_copied, 44);
+    CU_ASSERT_EQUAL(e[0].ev.u.gc_stats.par_tot_copied, 55);
+    CU_ASSERT_FALSE(e[0].ev.u.gc_stats.has_balanced);
+    CU_ASSERT_EQUAL(e[0].ev.u.gc_stats.par_balanced_copied, 0);
+    /* too short for any layout: raw only, and skipped correctly */
+    CU_ASSERT_EQUAL(e[1].tag, 49);
+    CU_ASSERT_FALSE(e[1].known);
+    CU_ASSERT_EQUAL(e[1].payload_len, 8);
+    CU_ASSERT_TRUE(e[2].known);
+    CU_ASSERT_EQUAL(e[2].ev.u.stop_thread.thread, 5);
+    CU_ASSERT_EQUAL(e[2].ev.u.stop_thread.status, 14);
+    CU_ASSERT_EQUAL(e[2].ev.u.stop_thread.blocked_on, 0);
+    CU_ASSERT_EQUAL(e[3].time, 4);
+    evw_free(&w);
+}
+
+static void test_block_markers(void)
+{
+    evw w;
+    ghc92_header(&w);
+    size_t hdr = w.len;
+    evw_event(&w, 9, 1, 0);               /* 0: before any block */
+    size_t b0 = evw_block(&w, 2, 0);      /* 1: cap 0 */
+    evw_event(&w, 9, 3, 0);               /* 2 */
+    evw_event(&w, 10, 4, 0);              /* 3 */
+    evw_block_end(&w, b0, 4);
+    evw_event(&w, 11, 5, 0);              /* 4: after the block: none */
+    size_t bg = evw_block(&w, 6, 0xffff); /* 5: the global buffer */
+    evw_heap_prof_begin(&w, 7, 1000, 1);  /* 6 */
+    evw_block_end(&w, bg, 7);
+    size_t b1 = evw_block(&w, 8, 3);      /* 7: cap 3 */
+    evw_event(&w, 12, 9, 0);              /* 8 */
+    evw_block_end(&w, b1, 9);
+    size_t b2 = evw_block(&w, 10, 2);     /* 9: cap 2, never closed */
+    evw_event(&w, 9, 11, 0);              /* 10 */
+    evw_event(&w, 10, 12, 0);             /* 11 */
+    evw_sample_begin(&w, 13, 1);          /* 12 */
+    evw_data_end(&w);
+
+    static const int32_t want[] = {HS_CAP_NONE, 0, 0, 0, HS_CAP_NONE,
+                                   HS_CAP_NONE, HS_CAP_NONE, 3, 3, 2, 2, 2,
+                                   2};
+    flat e[16];
+    size_t n = decode_flat(&w, e, 16);
+    CU_ASSERT_EQUAL_FATAL(n, 13);
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(e[i].cap, want[i]);
+        if (e[i].cap != want[i])
+            fprintf(stderr, "\n  event %zu: cap %d, want %d\n", i, e[i].cap,
+                    want[i]);
+    }
+    CU_ASSERT_EQUAL(e[0].offset, hdr);
+    CU_ASSERT_EQUAL(e[1].tag, 18);
+    CU_ASSERT_TRUE(e[1].known);
+    CU_ASSERT_EQUAL(e[1].ev.u.block.size, 24 + 20);
+    CU_ASSERT_EQUAL(e[1].ev.u.block.end_time, 4);
+    CU_ASSERT_EQUAL(e[1].ev.u.block.cap, 0);
+    CU_ASSERT_EQUAL(e[5].ev.u.block.cap, 0xffff);
+    CU_ASSERT_EQUAL(e[9].offset, b2);
+    CU_ASSERT_EQUAL(e[9].ev.u.block.size, 0);
+    evw_free(&w);
+}
+
+static void test_truncated_logs(void)
+{
+    /* No data-end marker: every event, then a warning at the last byte. */
+    evw w;
+    ghc92_header(&w);
+    evw_event(&w, 9, 1, 0);
+    evw_string_event(&w, 19, 2, "hello");
+    run r = decode_all(w.data, w.len);
+    CU_ASSERT_EQUAL(r.status, HS_TRUNCATED);
+    CU_ASSERT_EQUAL(r.n, 2);
+    CU_ASSERT_EQUAL(r.err.code, HS_TRUNCATED);
+    CU_ASSERT_EQUAL(r.err.offset, w.len);
+    CU_ASSERT_EQUAL(r.err.event_index, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err.message, "truncated"));
+    run_free(&r);
+
+    /* A variable event whose length runs past the end of the input: cut
+     * in the middle of event 2, which starts at `at`. */
+    size_t at = evw_event(&w, 19, 3, 1);
+    evw_bytes(&w, "abc", 3);
+    w.data[at + 11] = 200; /* declares 200 bytes, 3 present */
+    char at_text[32];
+    snprintf(at_text, sizeof at_text, "%zu", at);
+    for (size_t chunk = 0; chunk < 3; chunk++) {
+        r = decode_chunked(w.data, w.len, chunk, true);
+        CU_ASSERT_EQUAL(r.status, HS_TRUNCATED);
+        CU_ASSERT_EQUAL(r.n, 2);
+        CU_ASSERT_EQUAL(r.err.offset, w.len);
+        CU_ASSERT_EQUAL(r.err.event_index, 2);
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.err.message, at_text));
+        run_free(&r);
+    }
+    evw_free(&w);
+
+    /* Cut inside the header. */
+    ghc92_header(&w);
+    r = decode_chunked(w.data, 30, 7, true);
+    CU_ASSERT_EQUAL(r.status, HS_ERR_TRUNCATED_HEADER);
+    CU_ASSERT_EQUAL(r.err.offset, 30);
+    CU_ASSERT_EQUAL(r.err.event_index, UINT64_MAX);
+    run_free(&r);
+    /* A complete header and nothing else is a truncated log, not an
+     * incomplete header. */
+    r = decode_all(w.data, w.len);
+    CU_ASSERT_EQUAL(r.status, HS_TRUNCATED);
+    CU_ASSERT_EQUAL(r.err.offset, w.len);
+    CU_ASSERT_EQUAL(r.n, 0);
+    run_free(&r);
+    evw_free(&w);
+}
+
+/* Decoded fields of the events heapscope names in FORMAT-NOTES. */
+static void test_decoded_fields(void)
+{
+    evw w;
+    ghc92_header(&w);
+    size_t s = evw_event(&w, 29, 1, 1);
+    evw_u32(&w, 1);
+    evw_bytes(&w, "GHC-9.0.2 rts_p", 15);
+    evw_event_end(&w, s);
+    s = evw_event(&w, 30, 2, 1);
+    evw_u32(&w, 0);
+    evw_bytes(&w, "./leak\0+RTS\0-hc\0", 16);
+    evw_event_end(&w, s);
+    evw_event(&w, 43, 3, 0);
+    evw_u32(&w, 1);
+    evw_u64(&w, 1700000000);
+    evw_u32(&w, 123456789);
+    evw_event(&w, 52, 4, 0);
+    evw_u32(&w, 0);
+    evw_u16(&w, 2);
+    evw_u64(&w, 0);
+    evw_u64(&w, 1048576);
+    evw_u64(&w, 1048576);
+    evw_u64(&w, 4096);
+    evw_cost_centre(&w, 5, 77, "go", "Main", "leak.hs:3:1-9", 1);
+    uint32_t stack[3] = {77, 5, 1};
+    evw_sample_ccs(&w, 6, 8192, 3, stack);
+    evw_bio_sample_begin(&w, 7, 3, 123456);
+    evw_string_event(&w, 58, 8, "phase \"two\"");
+    evw_event(&w, 8, 9, 0);
+    evw_u32(&w, 12);
+    evw_u16(&w, 1);
+    evw_data_end(&w);
+
+    hs_reader *r = hs_reader_new();
+    hs_event ev;
+    hs_reader_feed(r, w.data, w.len);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.u.rts_identifier.capset, 1);
+    CU_ASSERT_EQUAL(ev.u.rts_identifier.text.len, 15);
+    CU_ASSERT_NSTRING_EQUAL(ev.u.rts_identifier.text.ptr, "GHC-9.0.2 rts_p",
+                            15);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.u.args.count, 3);
+    CU_ASSERT_EQUAL(ev.u.args.raw.len, 15);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.u.wall_clock.capset, 1);
+    CU_ASSERT_EQUAL(ev.u.wall_clock.sec, 1700000000);
+    CU_ASSERT_EQUAL(ev.u.wall_clock.nsec, 123456789);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.u.heap_info.gens, 2);
+    CU_ASSERT_EQUAL(ev.u.heap_info.block, 4096);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.u.cost_centre.id, 77);
+    CU_ASSERT_NSTRING_EQUAL(ev.u.cost_centre.module.ptr, "Main", 4);
+    CU_ASSERT_EQUAL(ev.u.cost_centre.srcloc.len, 13);
+    CU_ASSERT_EQUAL(ev.u.cost_centre.flags, HS_CC_FLAG_CAF);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.u.ccs_sample.bytes, 8192);
+    CU_ASSERT_EQUAL_FATAL(ev.u.ccs_sample.depth, 3);
+    CU_ASSERT(ev.u.ccs_sample.stack[0] == 77 && ev.u.ccs_sample.stack[2] == 1);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.u.bio_sample.era, 3);
+    CU_ASSERT_EQUAL(ev.u.bio_sample.time, 123456);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.tag, HS_EV_USER_MARKER);
+    CU_ASSERT_EQUAL(ev.u.msg.text.len, 11);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_EQUAL(ev.u.thread_cap.thread, 12);
+    CU_ASSERT_EQUAL(ev.u.thread_cap.cap, 1);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_DONE);
+    hs_reader_free(r);
+    evw_free(&w);
+
+    CU_ASSERT_STRING_EQUAL(hs_event_name(164), "HEAP_PROF_SAMPLE_STRING");
+    CU_ASSERT_STRING_EQUAL(hs_event_name(18), "BLOCK_MARKER");
+    CU_ASSERT_PTR_NULL(hs_event_name(65535));
+    CU_ASSERT_STRING_EQUAL(hs_breakdown_flag(HS_BREAKDOWN_BIOGRAPHY), "hb");
+    CU_ASSERT_STRING_EQUAL(hs_breakdown_flag(1000), "h?");
+    for (int c = -13; c <= 5; c++)
+        CU_ASSERT_PTR_NOT_NULL(hs_strerror(c));
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("reader", NULL, NULL);
+    CU_add_test(s, "chunk sizes 1..16 and whole file", test_chunk_sizes);
+    CU_add_test(s, "hs_read_fd on a pipe", test_read_fd_pipe);
+    CU_add_test(s, "cut at every byte offset", test_cut_every_offset);
+    CU_add_test(s, "bad magic and header", test_bad_magic);
+    CU_add_test(s, "undeclared tag", test_undeclared_tag);
+    CU_add_test(s, "stack past the event", test_stack_past_event);
+    CU_add_test(s, "absurd sizes", test_absurd_sizes);
+    CU_add_test(s, "duplicate declaration", test_duplicate_declaration);
+    CU_add_test(s, "sticky errors", test_sticky_error);
+    CU_add_test(s, "feed misuse", test_feed_misuse);
+    CU_add_test(s, "unknown event types", test_unknown_event_types);
+    CU_add_test(s, "extra trailing fields", test_extra_trailing_fields);
+    CU_add_test(s, "older and short layouts", test_older_and_short_layouts);
+    CU_add_test(s, "block markers", test_block_markers);
+    CU_add_test(s, "truncated logs", test_truncated_logs);
+    CU_add_test(s, "decoded fields", test_decoded_fields);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures();
+    unsigned run_tests = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    return failed || run_tests == 0 ? 1 : 0;
+}
