@@ -88,6 +88,10 @@ struct hs_reader {
 
     uint32_t *type_info;  /* 65536 entries */
     char **type_desc;     /* 65536 entries, lazily set */
+    /* The tags whose type_desc is set, so that freeing a reader costs the
+     * number of declared types, not 65,536 calls to free(). */
+    uint16_t *desc_tags;
+    size_t ndesc, desc_cap;
 
     uint32_t stack[256];
 
@@ -209,9 +213,9 @@ void hs_reader_free(hs_reader *r)
 {
     if (!r)
         return;
-    if (r->type_desc)
-        for (size_t i = 0; i < 65536; i++)
-            free(r->type_desc[i]);
+    for (size_t i = 0; i < r->ndesc; i++)
+        free(r->type_desc[r->desc_tags[i]]);
+    free(r->desc_tags);
     free(r->type_desc);
     free(r->type_info);
     free(r->stage);
@@ -404,9 +408,19 @@ static int header_step(hs_reader *r)
     case ST_ET_DESC: {
         int st = skip_field(r, true, ST_ET_EXTRA_LEN);
         if (st == HS_OK) {
+            if (r->ndesc == r->desc_cap) {
+                size_t cap = r->desc_cap ? r->desc_cap * 2 : 64;
+                uint16_t *t = realloc(r->desc_tags, cap * sizeof *t);
+                if (!t)
+                    return fail(r, HS_ERR_NOMEM, r->item_off,
+                                "out of memory");
+                r->desc_tags = t;
+                r->desc_cap = cap;
+            }
             char *d = malloc(r->desc_len + 1);
             if (!d)
                 return fail(r, HS_ERR_NOMEM, r->item_off, "out of memory");
+            r->desc_tags[r->ndesc++] = r->et_tag;
             memcpy(d, r->desc_buf, r->desc_len);
             d[r->desc_len] = 0;
             r->type_desc[r->et_tag] = d;
