@@ -10,7 +10,11 @@
  *
  * It is built incrementally: hand every event to hs_census_add_event() as
  * the reader produces it, then call hs_census_finish() once. The same code
- * serves a finished file and a live program. A runtime .hp file loads into
+ * serves a finished file and a live program. While a census is still being
+ * built, pointers into its arrays (entries, markers, heap-line points) are
+ * valid only until the next hs_census_add_event(); names, stacks and cost
+ * centres never move. After hs_census_finish() everything stays valid
+ * until hs_census_free(). A runtime .hp file loads into
  * the same model with hs_census_load_hp(); hs_census_load_fd() tells the
  * two apart by content.
  */
@@ -199,6 +203,17 @@ HS_API size_t hs_census_tprof_count(const hs_census *c);
  */
 HS_API size_t hs_census_tprof_stack(const hs_census *c, size_t i, int cap,
                                     const uint32_t **ids, uint64_t *ticks);
+
+/* Number of (stack, capability) pairs with ticks in the time profile. */
+HS_API size_t hs_census_tprof_cap_count(const hs_census *c);
+
+/*
+ * Pair k (0 <= k < hs_census_tprof_cap_count()): the stack's index for
+ * hs_census_tprof_stack() in *stack, the capability in *cap; returns the
+ * pair's tick count. Pairs come in the order they were first seen.
+ */
+HS_API uint64_t hs_census_tprof_cap_at(const hs_census *c, size_t k,
+                                       size_t *stack, uint32_t *cap);
 
 /* --- warnings ------------------------------------------------------- */
 

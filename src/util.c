@@ -1,0 +1,306 @@
+/*
+ * Memory helpers for the census and the renderers: growable arrays, an
+ * arena whose allocations never move, and an interning hash table.
+ *
+ * The interning table is what keeps the census linear: every sample event
+ * is matched to its band by one hash and (almost always) one comparison,
+ * never by a scan over the bands seen so far.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool hs_grow(void **ptr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return false;
+        ncap *= 2;
+    }
+    if (size && ncap > SIZE_MAX / size)
+        return false;
+    void *p = realloc(*ptr, ncap * size);
+    if (!p)
+        return false;
+    *ptr = p;
+    *cap = ncap;
+    return true;
+}
+
+/* --- arena ------------------------------------------------------------ */
+
+#define ARENA_CHUNK (64u * 1024u)
+
+/* Chunks form a list, newest first; `used` counts bytes of data[], which
+ * starts 8-byte aligned (the header is three 8-byte words on every target
+ * heapscope builds for; the static assertion keeps it so). */
+struct hs_arena {
+    struct hs_arena *next;
+    size_t size, used;
+    unsigned char data[];
+};
+_Static_assert(offsetof(struct hs_arena, data) % 8 == 0,
+               "arena data must be 8-byte aligned");
+
+void hs_arena_init(hs_arena **a) { *a = NULL; }
+
+void hs_arena_free(hs_arena **a)
+{
+    hs_arena *c = *a;
+    while (c) {
+        hs_arena *next = c->next;
+        free(c);
+        c = next;
+    }
+    *a = NULL;
+}
+
+void *hs_arena_alloc(hs_arena **a, size_t size)
+{
+    size_t need = (size + 7u) & ~(size_t)7u;
+    if (need < size)
+        return NULL;
+    hs_arena *c = *a;
+    if (c && c->size - c->used >= need) {
+        void *p = c->data + c->used;
+        c->used += need;
+        return p;
+    }
+    /* A large request gets a chunk of its own, placed behind the current
+     * one so the current chunk's free space is not wasted. */
+    size_t csize = need > ARENA_CHUNK / 4 ? need : ARENA_CHUNK;
+    if (csize > SIZE_MAX - sizeof(hs_arena))
+        return NULL;
+    hs_arena *n = malloc(sizeof(hs_arena) + csize);
+    if (!n)
+        return NULL;
+    n->size = csize;
+    n->used = need;
+    if (c && csize != ARENA_CHUNK) {
+        n->next = c->next;
+        c->next = n;
+    } else {
+        n->next = c;
+        *a = n;
+    }
+    return n->data;
+}
+
+char *hs_arena_strndup(hs_arena **a, const char *s, size_t len)
+{
+    if (len == SIZE_MAX)
+        return NULL;
+    char *p = hs_arena_alloc(a, len + 1);
+    if (!p)
+        return NULL;
+    if (len)
+        memcpy(p, s, len);
+    p[len] = 0;
+    return p;
+}
+
+/* --- hashing ------------------------------------------------------------ */
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 32;
+    x *= 0xd6e8feb86659fd93ull;
+    x ^= x >> 32;
+    x *= 0xd6e8feb86659fd93ull;
+    x ^= x >> 32;
+    return x;
+}
+
+uint64_t hs_hash_bytes(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ mix64(w)) * 0x9fb21c651e98df25ull;
+        p += 8;
+        len -= 8;
+    }
+    if (len) {
+        uint64_t w = 0;
+        memcpy(&w, p, len);
+        h = (h ^ mix64(w ^ ((uint64_t)len << 59))) * 0x9fb21c651e98df25ull;
+    }
+    return mix64(h);
+}
+
+/* --- interning ------------------------------------------------------------ */
+
+void hs_intern_init(hs_intern *t)
+{
+    memset(t, 0, sizeof *t);
+    hs_arena_init(&t->arena);
+}
+
+void hs_intern_free(hs_intern *t)
+{
+    hs_arena_free(&t->arena);
+    free(t->slots);
+    free(t->keys);
+    memset(t, 0, sizeof *t);
+}
+
+static size_t probe(const hs_intern *t, const void *key, size_t len,
+                    uint64_t hash, bool *found)
+{
+    size_t mask = t->nslots - 1;
+    size_t i = (size_t)hash & mask;
+    for (;;) {
+        uint32_t s = t->slots[i];
+        if (!s) {
+            *found = false;
+            return i;
+        }
+        const struct hs_intern_key *k = &t->keys[s - 1];
+        if (k->hash == hash && k->len == len &&
+            (len == 0 || memcmp(k->ptr, key, len) == 0)) {
+            *found = true;
+            return i;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static bool rehash(hs_intern *t, size_t nslots)
+{
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return false;
+    size_t mask = nslots - 1;
+    for (size_t k = 0; k < t->count; k++) {
+        size_t i = (size_t)t->keys[k].hash & mask;
+        while (slots[i])
+            i = (i + 1) & mask;
+        slots[i] = (uint32_t)(k + 1);
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->nslots = nslots;
+    return true;
+}
+
+uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len)
+{
+    if (!t->nslots)
+        return UINT32_MAX;
+    bool found;
+    size_t i = probe(t, key, len, hs_hash_bytes(key, len), &found);
+    return found ? t->slots[i] - 1 : UINT32_MAX;
+}
+
+bool hs_intern_put(hs_intern *t, const void *key, size_t len,
+                   uint32_t *index, bool *added)
+{
+    if (t->count >= UINT32_MAX - 1)
+        return false;
+    /* Keep the load at most one half so probes stay short. */
+    if ((t->count + 1) * 2 > t->nslots &&
+        !rehash(t, t->nslots ? t->nslots * 2 : 64))
+        return false;
+    uint64_t hash = hs_hash_bytes(key, len);
+    bool found;
+    size_t i = probe(t, key, len, hash, &found);
+    if (found) {
+        *index = t->slots[i] - 1;
+        *added = false;
+        return true;
+    }
+    if (!hs_grow((void **)&t->keys, &t->cap, t->count + 1, sizeof *t->keys))
+        return false;
+    char *copy = hs_arena_strndup(&t->arena, key, len);
+    if (!copy)
+        return false;
+    t->keys[t->count] = (struct hs_intern_key){copy, len, hash};
+    t->slots[i] = (uint32_t)(t->count + 1);
+    *index = (uint32_t)t->count++;
+    *added = true;
+    return true;
+}
+
+/* --- buffered output ------------------------------------------------------- */
+
+#include "heapscope/render.h"
+
+void hs_outbuf_init(hs_outbuf *o, hs_sink *sink)
+{
+    o->sink = sink;
+    o->status = HS_OK;
+    o->len = 0;
+}
+
+static void outbuf_drain(hs_outbuf *o)
+{
+    if (o->len && o->status == HS_OK)
+        o->status = hs_sink_write(o->sink, o->buf, o->len);
+    o->len = 0;
+}
+
+void hs_outbuf_write(hs_outbuf *o, const void *data, size_t len)
+{
+    if (o->status != HS_OK)
+        return;
+    if (o->len + len > sizeof o->buf) {
+        outbuf_drain(o);
+        if (len > sizeof o->buf) {
+            if (o->status == HS_OK)
+                o->status = hs_sink_write(o->sink, data, len);
+            return;
+        }
+    }
+    memcpy(o->buf + o->len, data, len);
+    o->len += len;
+}
+
+void hs_outbuf_puts(hs_outbuf *o, const char *s)
+{
+    hs_outbuf_write(o, s, strlen(s));
+}
+
+void hs_outbuf_putc(hs_outbuf *o, char ch)
+{
+    if (o->len < sizeof o->buf)
+        o->buf[o->len++] = ch;
+    else
+        hs_outbuf_write(o, &ch, 1);
+}
+
+void hs_outbuf_u64(hs_outbuf *o, uint64_t v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    hs_outbuf_write(o, tmp + i, sizeof tmp - i);
+}
+
+void hs_outbuf_seconds(hs_outbuf *o, uint64_t ns)
+{
+    uint64_t us = ns / 1000 + (ns % 1000 >= 500 ? 1 : 0);
+    hs_outbuf_u64(o, us / 1000000);
+    char frac[8];
+    uint64_t f = us % 1000000;
+    frac[0] = '.';
+    for (int i = 6; i >= 1; i--) {
+        frac[i] = (char)('0' + f % 10);
+        f /= 10;
+    }
+    hs_outbuf_write(o, frac, 7);
+}
+
+int hs_outbuf_flush(hs_outbuf *o)
+{
+    outbuf_drain(o);
+    return o->status;
+}
