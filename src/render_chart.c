@@ -49,10 +49,12 @@
 /*
  * A palette readers with any common colour-vision deficiency can tell
  * apart: Paul Tol's "muted" scheme plus the blue and orange of his
- * "vibrant" one. Each band's colour is a hash of its name into it, so a
- * band keeps its colour across runs and across charts; neighbours that
- * draw the same colour are still told apart by the thin white seam drawn
- * between areas. OTHER is grey, which no band gets.
+ * "vibrant" one. Each band's style is a hash of its name: one of these
+ * hues, plain or hatched (dashed in line charts), so a band keeps its look
+ * across runs and across charts. Eleven hues are fewer than the bands of a
+ * chart; hatching doubles the styles, and neighbours that still draw the
+ * same style are told apart by the thin white seam drawn between areas.
+ * OTHER is grey, which no band gets.
  */
 static const uint32_t palette[] = {
     0xcc6677, 0x332288, 0xddcc77, 0x117733, 0x88ccee, 0x882255,
@@ -75,6 +77,7 @@ typedef struct series {
     size_t members;   /* bands summed into it */
     double integral, stddev, peak;
     uint32_t colour;
+    bool hatched;     /* stripes over the colour; dashes for a line */
 } series;
 
 /* Text drawn, kept for the SVG's searchable layer. */
@@ -138,10 +141,12 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
-/* The colour of a band named `name`: a function of the name alone. */
-static uint32_t band_colour(const char *name)
+/* The style of a band named `name`: a function of the name alone. */
+static void band_style(const char *name, uint32_t *colour, bool *hatched)
 {
-    return palette[fnv1a(name) % NPALETTE];
+    uint32_t h = fnv1a(name);
+    *colour = palette[h % NPALETTE];
+    *hatched = (h / NPALETTE) % 2 == 1;
 }
 
 static void set_rgb(cairo_t *cr, uint32_t rgb, double alpha)
@@ -149,6 +154,40 @@ static void set_rgb(cairo_t *cr, uint32_t rgb, double alpha)
     cairo_set_source_rgba(cr, ((rgb >> 16) & 0xff) / 255.0,
                           ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0,
                           alpha);
+}
+
+/*
+ * Makes the series' fill the source: its colour, or for a hatched series
+ * its colour with pale diagonal stripes. The tile is a recording surface
+ * so that SVG and PDF keep it as vectors.
+ */
+static void set_series_source(cairo_t *cr, const series *s)
+{
+    if (!s->hatched) {
+        set_rgb(cr, s->colour, 1);
+        return;
+    }
+    const double t = 6;
+    cairo_rectangle_t ext = {0, 0, t, t};
+    cairo_surface_t *tile = cairo_recording_surface_create(CAIRO_CONTENT_COLOR,
+                                                           &ext);
+    cairo_t *tc = cairo_create(tile);
+    set_rgb(tc, s->colour, 1);
+    cairo_paint(tc);
+    cairo_set_source_rgba(tc, 1, 1, 1, 0.55);
+    cairo_set_line_width(tc, 1.4);
+    /* a stripe and its neighbours' corners, so tiles join seamlessly */
+    for (int k = -1; k <= 1; k++) {
+        cairo_move_to(tc, k * t, t);
+        cairo_line_to(tc, k * t + t, 0);
+    }
+    cairo_stroke(tc);
+    cairo_destroy(tc);
+    cairo_pattern_t *pat = cairo_pattern_create_for_surface(tile);
+    cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
+    cairo_set_source(cr, pat);
+    cairo_pattern_destroy(pat);
+    cairo_surface_destroy(tile);
 }
 
 /* A copy of s that pango and XML accept: invalid UTF-8 becomes U+FFFD and
@@ -402,7 +441,7 @@ static int choose_series(chart *ch)
         s->integral = bs->integral;
         double mean = bs->sum / ns, var = bs->sumsq / ns - mean * mean;
         s->stddev = var > 0 ? sqrt(var) : 0;
-        s->colour = band_colour(r[i].name);
+        band_style(r[i].name, &s->colour, &s->hatched);
     }
     switch (ch->opt->sort) {
     case HS_SORT_NAME:
@@ -887,7 +926,7 @@ static void draw_areas(chart *ch)
         cairo_close_path(cr);
         for (size_t p = 0; p < np; p++)
             base[p] += ch->pv[p * ns + s];
-        set_rgb(cr, ch->ser[s].colour, 1);
+        set_series_source(cr, &ch->ser[s]);
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
         cairo_fill(cr);
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
@@ -934,7 +973,12 @@ static void draw_lines(chart *ch)
                 cairo_line_to(cr, x, y);
         }
         set_rgb(cr, ch->ser[s].colour, 1);
+        if (ch->ser[s].hatched) {
+            static const double dash[] = {6, 3};
+            cairo_set_dash(cr, dash, 2, 0);
+        }
         cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
     }
     cairo_restore(cr);
 }
@@ -1054,7 +1098,7 @@ static void draw_legend(chart *ch, double lx, double lw, double ly,
     double sw = fs;
     for (size_t k = 0; k < show_ser; k++) {
         const series *s = &ch->ser[ch->nser - 1 - k];
-        set_rgb(cr, s->colour, 1);
+        set_series_source(cr, s);
         cairo_rectangle(cr, lx, y + (lh - sw) / 2 - 1, sw, sw);
         cairo_fill(cr);
         fmt_bytes(peak, sizeof peak, s->peak);
