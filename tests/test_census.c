@@ -1,0 +1,705 @@
+/*
+ * Tests of the census model: hand-built logs (tests/evwriter) for every
+ * breakdown rule (-hc naming and -L, undefined cost centres, -hb placement,
+ * -hi resolution, GHC 8.4 logs without SAMPLE_END, several
+ * HEAP_PROF_BEGIN, zero-byte and repeated bands, the time profile), the
+ * same log through a pipe a byte at a time, and the corpus logs when they
+ * are present.
+ */
+#include <heapscope/heapscope.h>
+
+#include "evwriter.h"
+
+#include <CUnit/Basic.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- helpers ------------------------------------------------------- */
+
+static const char *corpus_dir(void)
+{
+    static char buf[4096];
+    const char *d = getenv("HEAPSCOPE_SHARED_DIR");
+    if (!d || !*d)
+        return NULL;
+    snprintf(buf, sizeof buf, "%s/corpus/ghc-events", d);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+/* Builds a census from bytes, fed in chunks of `chunk` bytes (0: all). */
+static hs_census *census_from(const uint8_t *data, size_t len, size_t chunk,
+                              unsigned limit, int *status)
+{
+    hs_census *c = hs_census_new();
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    hs_census_set_name_limit(c, limit);
+    size_t pos = 0;
+    int st = HS_NEED_INPUT;
+    while (pos < len) {
+        size_t n = chunk && len - pos > chunk ? chunk : len - pos;
+        hs_reader_feed(r, data + pos, n);
+        pos += n;
+        hs_event ev;
+        while ((st = hs_reader_next(r, &ev)) == HS_EVENT)
+            CU_ASSERT_EQUAL(hs_census_add_event(c, &ev), HS_OK);
+        if (st < 0 || st == HS_DONE)
+            break;
+    }
+    st = hs_reader_finish(r);
+    CU_ASSERT_EQUAL(hs_census_finish(c, st == HS_DONE), HS_OK);
+    if (status)
+        *status = st;
+    hs_reader_free(r);
+    return c;
+}
+
+static hs_census *census_of(evw *w) { return census_from(w->data, w->len, 0, 0, NULL); }
+
+/* The index of the band named `name`, or -1. */
+static long band_named(const hs_census *c, const char *name)
+{
+    for (size_t b = 0; b < hs_census_band_count(c); b++)
+        if (strcmp(hs_census_band_name(c, b), name) == 0)
+            return (long)b;
+    return -1;
+}
+
+/* Bytes of band `name` in sample i (0 when absent; -1 when no band). */
+static long long bytes_in(const hs_census *c, size_t i, const char *name)
+{
+    long b = band_named(c, name);
+    if (b < 0)
+        return -1;
+    const hs_census_entry *e;
+    size_t n = hs_census_sample_entries(c, i, &e);
+    for (size_t k = 0; k < n; k++)
+        if (e[k].band == (uint32_t)b)
+            return (long long)e[k].bytes;
+    return 0;
+}
+
+static bool has_warning(const hs_census *c, const char *needle)
+{
+    for (size_t i = 0; i < hs_census_warning_count(c); i++)
+        if (strstr(hs_census_warning(c, i), needle))
+            return true;
+    return false;
+}
+
+static void args_event(evw *w, uint64_t t, const char *const *argv, int n)
+{
+    size_t s = evw_event(w, 30, t, 1);
+    evw_u32(w, 0);
+    for (int i = 0; i < n; i++)
+        evw_cstr(w, argv[i]);
+    evw_event_end(w, s);
+}
+
+/* A GHC 9.x -hc log: cost centres, two samples, markers. */
+static void build_hc(evw *w)
+{
+    evw_init(w);
+    evw_header_begin(w);
+    evw_declare_ghc92(w);
+    evw_header_end(w);
+    {
+        size_t s = evw_event(w, 29, 10, 1);
+        evw_u32(w, 0);
+        evw_bytes(w, "GHC-9.0.2 rts_p", 15);
+        evw_event_end(w, s);
+    }
+    static const char *const argv[] = {"/tmp/x/prog", "a\"b", "+RTS", "-hc",
+                                       "-l", "-RTS", "c"};
+    args_event(w, 20, argv, 7);
+    evw_event(w, 43, 30, 0);
+    evw_u32(w, 0);
+    evw_u64(w, 1795306888);
+    evw_u32(w, 5);
+    evw_heap_prof_begin(w, 40, 10000000, 1);
+    evw_cost_centre(w, 41, 1, "main", "Main", "a.hs:1:1", 0);
+    evw_cost_centre(w, 42, 2, "CAF", "Main", "<entire-module>", 1);
+    evw_cost_centre(w, 43, 3, "go", "Lib", "b.hs:2:2", 0);
+    evw_cost_centre(w, 44, 4, "PINNED", "SYSTEM", "<built-in>", 0);
+    evw_sample_begin(w, 100, 0);
+    uint32_t st1[] = {1, 2};      /* main/Main.CAF */
+    uint32_t st2[] = {3, 1, 2};   /* go/main/Main.CAF */
+    uint32_t st3[] = {4};
+    uint32_t st4[] = {2, 3};      /* Main.CAFgo: no '/' after a CAF */
+    evw_sample_ccs(w, 101, 100, 2, st1);
+    evw_sample_ccs(w, 102, 200, 3, st2);
+    evw_sample_ccs(w, 103, 50, 0, NULL);
+    evw_sample_ccs(w, 104, 8, 1, st3);
+    evw_sample_ccs(w, 105, 7, 2, st4);
+    evw_sample_ccs(w, 106, 0, 1, st3);   /* repeated band: summed */
+    evw_sample_end(w, 107, 0);
+    evw_string_event(w, 58, 150, "phase two");
+    evw_sample_begin(w, 200, 0);
+    evw_sample_ccs(w, 201, 300, 3, st2);
+    evw_sample_ccs(w, 202, 0, 2, st1);   /* zero bytes: kept */
+    evw_sample_end(w, 203, 0);
+    evw_data_end(w);
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+static void test_hc_names(void)
+{
+    evw w;
+    build_hc(&w);
+    hs_census *c = census_of(&w);
+    const hs_census_info *info = hs_census_get_info(c);
+    CU_ASSERT_EQUAL(info->breakdown, HS_BREAKDOWN_COST_CENTRE);
+    CU_ASSERT_EQUAL(info->sample_period_ns, 10000000);
+    CU_ASSERT_TRUE(info->complete);
+    CU_ASSERT_EQUAL(info->cost_centres, 4);
+    CU_ASSERT_STRING_EQUAL(info->program, "/tmp/x/prog");
+    CU_ASSERT_STRING_EQUAL(info->job, "prog a\"b c +RTS -hc -l");
+    CU_ASSERT_STRING_EQUAL(info->rts_identifier, "GHC-9.0.2 rts_p");
+    CU_ASSERT_TRUE(info->has_wall_clock);
+    CU_ASSERT_EQUAL(info->wall_clock_sec, 1795306888);
+    CU_ASSERT_PTR_NOT_NULL(info->date);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 2);
+    CU_ASSERT_EQUAL(hs_census_sample_time(c, 0), 100);
+    CU_ASSERT_EQUAL(hs_census_sample_time(c, 1), 200);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "main/Main.CAF"), 100);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "go/main/Main.CAF"), 200);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "MAIN"), 50);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "PINNED"), 8);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "Main.CAFgo"), 7);
+    CU_ASSERT_EQUAL(hs_census_sample_total(c, 0), 365);
+    const hs_census_entry *e;
+    CU_ASSERT_EQUAL(hs_census_sample_entries(c, 0, &e), 5);
+    CU_ASSERT_EQUAL(hs_census_sample_entries(c, 1, &e), 2);
+    CU_ASSERT_EQUAL(e[1].bytes, 0);
+    CU_ASSERT_EQUAL(bytes_in(c, 1, "go/main/Main.CAF"), 300);
+    /* the stack of a band, innermost first */
+    long b = band_named(c, "go/main/Main.CAF");
+    const uint32_t *ids;
+    CU_ASSERT_EQUAL(hs_census_band_stack(c, (size_t)b, &ids), 3);
+    CU_ASSERT_EQUAL(ids[0], 3);
+    CU_ASSERT_EQUAL(ids[2], 2);
+    CU_ASSERT_EQUAL(hs_census_band_stack(c, (size_t)band_named(c, "MAIN"),
+                                         &ids), 0);
+    const hs_cost_centre *cc = hs_census_cost_centre(c, 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cc);
+    CU_ASSERT_STRING_EQUAL(cc->module, "Main");
+    CU_ASSERT_TRUE(cc->is_caf);
+    CU_ASSERT_PTR_NULL(hs_census_cost_centre(c, 99));
+    CU_ASSERT_EQUAL(hs_census_marker_count(c), 1);
+    CU_ASSERT_STRING_EQUAL(hs_census_marker_at(c, 0)->text, "phase two");
+    CU_ASSERT_EQUAL(hs_census_marker_at(c, 0)->time_ns, 150);
+    CU_ASSERT_EQUAL(hs_census_warning_count(c), 0);
+    hs_census_free(c);
+
+    /* -L: a name longer than N keeps N-4 bytes and ends with "..." */
+    c = census_from(w.data, w.len, 0, 10, NULL);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "go/mai..."), 200);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "Main.CAFgo"), 7); /* exactly 10 */
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "MAIN"), 50);
+    hs_census_free(c);
+
+    /* every chunk size gives the same census */
+    for (size_t chunk = 1; chunk <= 7; chunk++) {
+        c = census_from(w.data, w.len, chunk, 0, NULL);
+        CU_ASSERT_EQUAL(hs_census_sample_count(c), 2);
+        CU_ASSERT_EQUAL(hs_census_band_count(c), 5);
+        CU_ASSERT_EQUAL(bytes_in(c, 1, "go/main/Main.CAF"), 300);
+        hs_census_free(c);
+    }
+    evw_free(&w);
+    hs_census_free(NULL);
+}
+
+static void test_undefined_cost_centre(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 1);
+    evw_cost_centre(&w, 2, 1, "main", "Main", "a.hs:1:1", 0);
+    evw_sample_begin(&w, 10, 0);
+    uint32_t st[] = {777, 1};
+    evw_sample_ccs(&w, 11, 64, 2, st);
+    evw_sample_ccs(&w, 12, 32, 1, st);
+    evw_sample_end(&w, 13, 0);
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "<cc 777>/main"), 64);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "<cc 777>"), 32);
+    CU_ASSERT_TRUE(has_warning(c, "cost centre 777"));
+    /* one warning per id, not per band */
+    CU_ASSERT_EQUAL(hs_census_warning_count(c), 1);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_string_breakdowns(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 4);
+    evw_sample_begin(&w, 10, 0);
+    evw_sample_string(&w, 11, 16, "[]");
+    evw_sample_string(&w, 12, 24, "Int, \"quoted\"\nline");
+    evw_sample_string(&w, 13, 8, "[]"); /* same description twice */
+    evw_sample_end(&w, 14, 0);
+    evw_sample_begin(&w, 20, 0);
+    evw_sample_end(&w, 21, 0); /* an empty census stays a sample */
+    /* a second HEAP_PROF_BEGIN with another breakdown: warned */
+    evw_heap_prof_begin(&w, 30, 1000, 7);
+    evw_sample_begin(&w, 40, 0);
+    evw_sample_string(&w, 41, 5, "ARR_WORDS");
+    evw_sample_end(&w, 42, 0);
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    CU_ASSERT_EQUAL(hs_census_get_info(c)->breakdown,
+                    HS_BREAKDOWN_TYPE_DESCR);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 3);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "[]"), 24);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "Int, \"quoted\"\nline"), 24);
+    const hs_census_entry *e;
+    CU_ASSERT_EQUAL(hs_census_sample_entries(c, 1, &e), 0);
+    CU_ASSERT_EQUAL(bytes_in(c, 2, "ARR_WORDS"), 5);
+    CU_ASSERT_TRUE(has_warning(c, "second heap profile"));
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_no_sample_end(void)
+{
+    /* GHC 8.2/8.4: no SAMPLE_END; a sample ends at the next begin. */
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 160, EVW_VAR, "Start of heap profile");
+    evw_declare(&w, 162, 8, "Start of heap profile sample");
+    evw_declare(&w, 164, EVW_VAR, "Heap profile string sample");
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 3);
+    evw_sample_begin(&w, 10, 0);
+    evw_sample_string(&w, 11, 1, "A");
+    evw_sample_string(&w, 12, 2, "B");
+    evw_sample_begin(&w, 20, 0);
+    evw_sample_string(&w, 21, 3, "A");
+    evw_sample_begin(&w, 30, 0);
+    evw_sample_string(&w, 31, 4, "B");
+    /* no data-end marker either: a truncated log */
+    int st;
+    hs_census *c = census_from(w.data, w.len, 0, 0, &st);
+    CU_ASSERT_EQUAL(st, HS_TRUNCATED);
+    CU_ASSERT_FALSE(hs_census_get_info(c)->complete);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 3);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "B"), 2);
+    CU_ASSERT_EQUAL(bytes_in(c, 1, "A"), 3);
+    CU_ASSERT_EQUAL(bytes_in(c, 1, "B"), 0);
+    CU_ASSERT_EQUAL(bytes_in(c, 2, "B"), 4);
+    CU_ASSERT_EQUAL(hs_census_sample_time(c, 2), 30);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_biographical_order(void)
+{
+    /* -hb censuses all come at exit with one era: placed by their time */
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 6);
+    static const char *const states[] = {"VOID", "LAG", "USE",
+                                         "INHERENT_USE", "DRAG"};
+    uint64_t times[] = {3000, 1000, 2000};
+    for (int s = 0; s < 3; s++) {
+        evw_bio_sample_begin(&w, 9000 + (uint64_t)s, 4, times[s]);
+        for (int k = 0; k < 5; k++)
+            evw_sample_string(&w, 9000, times[s] + (uint64_t)k, states[k]);
+        evw_sample_end(&w, 9000, 4);
+    }
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    CU_ASSERT_EQUAL_FATAL(hs_census_sample_count(c), 3);
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(hs_census_sample_time(c, i), 1000 * (i + 1));
+        CU_ASSERT_EQUAL(bytes_in(c, i, "VOID"), (long long)(1000 * (i + 1)));
+        CU_ASSERT_EQUAL(bytes_in(c, i, "DRAG"),
+                        (long long)(1000 * (i + 1) + 4));
+    }
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_ipe_resolution(void)
+{
+    /* GHC 9.2 layout; IPE records after the samples that use them */
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 8);
+    evw_sample_begin(&w, 10, 0);
+    evw_sample_string(&w, 11, 100, "0x409f78");
+    evw_sample_string(&w, 12, 200, "0x40a088");
+    evw_sample_string(&w, 13, 300, "0x40a0f8");
+    evw_sample_string(&w, 14, 400, "0xdeadbeef");
+    evw_sample_end(&w, 15, 0);
+    evw_ipe(&w, 20, 0x409f78, "sat_s154_info", "21", "Integer -> IO ()",
+            "main", "Main", "Test.hs:5:1-30");
+    evw_ipe(&w, 21, 0x40a088, "main_info", "21", "IO ()", "main", "Main",
+            "Test.hs:5:1-30");
+    evw_ipe(&w, 22, 0x40a0f8, "main_info", "21", "IO ()", "main", "Main",
+            "Test.hs:5:1-4");
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    CU_ASSERT_EQUAL(hs_census_get_info(c)->ipe_records, 3);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "sat_s154_info :: Integer -> IO () at "
+                                   "Test.hs:5:1-30 (0x409f78)"), 100);
+    /* two tables with one name stay two bands */
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "main_info :: IO () at Test.hs:5:1-30 "
+                                   "(0x40a088)"), 200);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "main_info :: IO () at Test.hs:5:1-4 "
+                                   "(0x40a0f8)"), 300);
+    /* no record: the address stays */
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "0xdeadbeef"), 400);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_time_profile(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_cost_centre(&w, 1, 1, "f", "M", "m.hs:1:1", 0);
+    evw_cost_centre(&w, 2, 2, "main", "Main", "a.hs:1:1", 0);
+    evw_event(&w, 168, 3, 0);
+    evw_u64(&w, 1000000);
+    uint32_t st[][2] = {{1, 2}, {2, 0}};
+    uint32_t caps[] = {0, 1, 0, 0, 1};
+    int which[] = {0, 0, 1, 0, 0};
+    for (int i = 0; i < 5; i++) {
+        size_t e = evw_event(&w, 167, 10 + (uint64_t)i, 1);
+        evw_u32(&w, caps[i]);
+        evw_u64(&w, (uint64_t)i);
+        int depth = which[i] == 0 ? 2 : 1;
+        evw_u8(&w, (uint8_t)depth);
+        for (int k = 0; k < depth; k++)
+            evw_u32(&w, st[which[i]][k]);
+        evw_event_end(&w, e);
+    }
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    const hs_census_info *info = hs_census_get_info(c);
+    CU_ASSERT_EQUAL(info->tick_interval_ns, 1000000);
+    CU_ASSERT_EQUAL(info->time_samples, 5);
+    CU_ASSERT_EQUAL(info->breakdown, 0);
+    CU_ASSERT_EQUAL_FATAL(hs_census_tprof_count(c), 2);
+    const uint32_t *ids;
+    uint64_t ticks;
+    CU_ASSERT_EQUAL(hs_census_tprof_stack(c, 0, -1, &ids, &ticks), 2);
+    CU_ASSERT_EQUAL(ticks, 4);
+    CU_ASSERT_EQUAL(ids[0], 1);
+    hs_census_tprof_stack(c, 0, 1, &ids, &ticks);
+    CU_ASSERT_EQUAL(ticks, 2);
+    hs_census_tprof_stack(c, 0, 7, &ids, &ticks);
+    CU_ASSERT_EQUAL(ticks, 0);
+    CU_ASSERT_EQUAL(hs_census_tprof_stack(c, 1, -1, &ids, &ticks), 1);
+    CU_ASSERT_EQUAL(ticks, 1);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < hs_census_tprof_cap_count(c); k++) {
+        size_t stack;
+        uint32_t cap;
+        sum += hs_census_tprof_cap_at(c, k, &stack, &cap);
+        CU_ASSERT_TRUE(cap <= 1 && stack <= 1);
+    }
+    CU_ASSERT_EQUAL(sum, 5);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_heap_lines_and_orphans(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    /* per-capability buffers: points come out of time order */
+    size_t b1 = evw_block(&w, 50, 1);
+    evw_event(&w, 50, 60, 0);
+    evw_u32(&w, 0);
+    evw_u64(&w, 4096);
+    evw_block_end(&w, b1, 60);
+    size_t b0 = evw_block(&w, 10, 0);
+    evw_event(&w, 50, 20, 0);
+    evw_u32(&w, 0);
+    evw_u64(&w, 2048);
+    evw_block_end(&w, b0, 20);
+    evw_heap_prof_begin(&w, 70, 1000, 3);
+    /* a sample event with no SAMPLE_BEGIN: kept, with a warning */
+    evw_sample_string(&w, 80, 9, "X");
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    const hs_census_point *pts;
+    CU_ASSERT_EQUAL_FATAL(hs_census_heap_line(c, HS_LINE_HEAP_SIZE, &pts),
+                          2);
+    CU_ASSERT_EQUAL(pts[0].time_ns, 20);
+    CU_ASSERT_EQUAL(pts[0].bytes, 2048);
+    CU_ASSERT_EQUAL(pts[1].bytes, 4096);
+    CU_ASSERT_EQUAL(hs_census_heap_line(c, HS_LINE_HEAP_LIVE, &pts), 0);
+    CU_ASSERT_EQUAL(hs_census_get_info(c)->capabilities, 2);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 1);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "X"), 9);
+    CU_ASSERT_TRUE(has_warning(c, "outside any sample"));
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_huge_stack(void)
+{
+    /* the deepest stack the format carries (255) names fine; with -L the
+     * name is cut */
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 1);
+    uint32_t st[255];
+    for (uint32_t i = 0; i < 255; i++) {
+        char label[32];
+        snprintf(label, sizeof label, "function_number_%u", i);
+        evw_cost_centre(&w, 2, i + 1, label, "Deep", "d.hs:1:1", 0);
+        st[i] = i + 1;
+    }
+    evw_sample_begin(&w, 10, 0);
+    evw_sample_ccs(&w, 11, 1024, 255, st);
+    evw_sample_end(&w, 12, 0);
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    CU_ASSERT_EQUAL_FATAL(hs_census_band_count(c), 1);
+    const char *name = hs_census_band_name(c, 0);
+    CU_ASSERT_TRUE(strncmp(name, "function_number_0/function_number_1/",
+                           36) == 0);
+    CU_ASSERT_TRUE(strlen(name) > 4000);
+    hs_census_free(c);
+    c = census_from(w.data, w.len, 0, 25, NULL);
+    CU_ASSERT_STRING_EQUAL(hs_census_band_name(c, 0),
+                           "function_number_0/fun...");
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+/* The same log through a pipe written a byte at a time. */
+static void test_load_fd_pipe(void)
+{
+    evw w;
+    build_hc(&w);
+    int fds[2];
+    CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
+    pid_t pid = fork();
+    CU_ASSERT_TRUE_FATAL(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        for (size_t i = 0; i < w.len; i++)
+            if (write(fds[1], w.data + i, 1) != 1)
+                _exit(1);
+        _exit(0);
+    }
+    close(fds[1]);
+    hs_census *c = hs_census_new();
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_census_load_fd(c, fds[0], &err), HS_OK);
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 2);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "go/main/Main.CAF"), 200);
+    CU_ASSERT_EQUAL(hs_census_get_info(c)->source, HS_SOURCE_EVENTLOG);
+    hs_census_free(c);
+
+    /* a truncated log: everything before the cut, and HS_TRUNCATED */
+    char path[] = "/tmp/heapscope-census-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    unlink(path);
+    CU_ASSERT_EQUAL((size_t)write(fd, w.data, w.len - 30), w.len - 30);
+    lseek(fd, 0, SEEK_SET);
+    c = hs_census_new();
+    CU_ASSERT_EQUAL(hs_census_load_fd(c, fd, &err), HS_TRUNCATED);
+    CU_ASSERT_EQUAL(err.code, HS_TRUNCATED);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 2);
+    CU_ASSERT_FALSE(hs_census_get_info(c)->complete);
+    hs_census_free(c);
+    close(fd);
+
+    /* not an eventlog at all */
+    strcpy(path, "/tmp/heapscope-census-XXXXXX");
+    fd = mkstemp(path);
+    unlink(path);
+    CU_ASSERT_EQUAL(write(fd, "\x01\x02\x03\x04\x05", 5), 5);
+    lseek(fd, 0, SEEK_SET);
+    c = hs_census_new();
+    CU_ASSERT_EQUAL(hs_census_load_fd(c, fd, &err), HS_ERR_BAD_MAGIC);
+    CU_ASSERT_EQUAL(err.code, HS_ERR_BAD_MAGIC);
+    hs_census_free(c);
+    close(fd);
+    evw_free(&w);
+}
+
+/* ---- corpus --------------------------------------------------------- */
+
+static hs_census *load_corpus(const char *name)
+{
+    const char *dir = corpus_dir();
+    if (!dir)
+        return NULL;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return NULL;
+    hs_census *c = hs_census_new();
+    hs_error err;
+    int st = hs_census_load_fd(c, fd, &err);
+    close(fd);
+    CU_ASSERT_TRUE(st == HS_OK || st == HS_TRUNCATED);
+    return c;
+}
+
+/* Counts events with `tag` in a corpus log. */
+static uint64_t count_tag(const char *name, uint16_t tag)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", corpus_dir(), name);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    hs_reader *r = hs_reader_new();
+    uint8_t buf[65536];
+    ssize_t n;
+    uint64_t count = 0;
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
+        hs_reader_feed(r, buf, (size_t)n);
+        hs_event ev;
+        int st;
+        while ((st = hs_reader_next(r, &ev)) == HS_EVENT)
+            count += ev.tag == tag;
+        if (st < 0 || st == HS_DONE)
+            break;
+    }
+    hs_reader_free(r);
+    close(fd);
+    return count;
+}
+
+static void test_corpus(void)
+{
+    if (!corpus_dir()) {
+        printf("\n  note: no corpus (HEAPSCOPE_SHARED_DIR); skipped ");
+        return;
+    }
+    /* GHC 8.2/8.4 logs with no SAMPLE_END */
+    static const char *const sleep[] = {"sleep.h.eventlog",
+                                        "sleep.hd.eventlog",
+                                        "sleep.hm.eventlog",
+                                        "sleep.hy.eventlog"};
+    for (size_t i = 0; i < 4; i++) {
+        hs_census *c = load_corpus(sleep[i]);
+        if (!c)
+            continue;
+        uint64_t begins = count_tag(sleep[i], 162);
+        uint64_t strings = count_tag(sleep[i], 164) + count_tag(sleep[i], 163);
+        CU_ASSERT_EQUAL(hs_census_sample_count(c), begins);
+        CU_ASSERT_TRUE(hs_census_get_info(c)->breakdown != 0);
+        size_t entries = 0;
+        for (size_t s = 0; s < hs_census_sample_count(c); s++) {
+            const hs_census_entry *e;
+            entries += hs_census_sample_entries(c, s, &e);
+        }
+        CU_ASSERT_TRUE(entries <= strings && entries > 0);
+        hs_census_free(c);
+    }
+    /* biographical samples: placed by their own time, ascending */
+    hs_census *c = load_corpus("biographical-samples.eventlog");
+    if (c) {
+        size_t n = hs_census_sample_count(c);
+        CU_ASSERT_EQUAL(n, 6);
+        CU_ASSERT_EQUAL(hs_census_sample_time(c, 0), 866544061);
+        CU_ASSERT_EQUAL(hs_census_sample_time(c, n - 1), 4512086494);
+        for (size_t i = 1; i < n; i++)
+            CU_ASSERT_TRUE(hs_census_sample_time(c, i - 1) <
+                           hs_census_sample_time(c, i));
+        CU_ASSERT_EQUAL(hs_census_get_info(c)->breakdown,
+                        HS_BREAKDOWN_BIOGRAPHY);
+        hs_census_free(c);
+    }
+    /* the time profile: one tick per PROF_SAMPLE_COST_CENTRE */
+    c = load_corpus("time-prof.eventlog");
+    if (c) {
+        uint64_t total = 0, ticks;
+        const uint32_t *ids;
+        for (size_t i = 0; i < hs_census_tprof_count(c); i++) {
+            hs_census_tprof_stack(c, i, -1, &ids, &ticks);
+            total += ticks;
+        }
+        CU_ASSERT_EQUAL(total, count_tag("time-prof.eventlog", 167));
+        CU_ASSERT_EQUAL(hs_census_get_info(c)->time_samples, total);
+        CU_ASSERT_EQUAL(hs_census_get_info(c)->tick_interval_ns, 1000000);
+        hs_census_free(c);
+    }
+    c = load_corpus("stop.hT.eventlog");
+    if (c) {
+        CU_ASSERT_EQUAL(hs_census_sample_count(c), 14);
+        CU_ASSERT_EQUAL(hs_census_get_info(c)->breakdown,
+                        HS_BREAKDOWN_CLOSURE_TYPE);
+        hs_census_free(c);
+    }
+    c = load_corpus("ghc-9.2-events.eventlog");
+    if (c) {
+        CU_ASSERT_EQUAL(hs_census_get_info(c)->ipe_records, 4);
+        hs_census_free(c);
+    }
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("census", NULL, NULL);
+    CU_add_test(s, "-hc names, -L, repeated and zero bands", test_hc_names);
+    CU_add_test(s, "undefined cost centre", test_undefined_cost_centre);
+    CU_add_test(s, "string breakdowns", test_string_breakdowns);
+    CU_add_test(s, "no SAMPLE_END (GHC 8.4)", test_no_sample_end);
+    CU_add_test(s, "-hb placed by sample time", test_biographical_order);
+    CU_add_test(s, "-hi through IPE records", test_ipe_resolution);
+    CU_add_test(s, "time profile", test_time_profile);
+    CU_add_test(s, "heap lines and orphan samples",
+                test_heap_lines_and_orphans);
+    CU_add_test(s, "huge stack", test_huge_stack);
+    CU_add_test(s, "hs_census_load_fd: pipe, truncation, bad magic",
+                test_load_fd_pipe);
+    CU_add_test(s, "corpus logs", test_corpus);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures();
+    unsigned run_tests = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    return failed || run_tests == 0 ? 1 : 0;
+}
