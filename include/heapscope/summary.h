@@ -1,18 +1,225 @@
 /*
  * heapscope/summary.h: garbage-collector statistics rebuilt from the
- * eventlog, as +RTS -s prints them.
+ * eventlog, as +RTS -s prints them, for a whole run or a time window.
+ *
+ *     hs_summary *s = hs_summary_new();
+ *     hs_summary_set_window(s, &win);          // optional, before any event
+ *     for each event ev the reader produces, in stream order:
+ *         hs_summary_add(s, &ev);
+ *     hs_summary_finish(s);
+ *     const hs_summary_stats *st = hs_summary_stats_get(s);
+ *     hs_summary_render_text(s, &sink);       // or hs_summary_render_json
+ *     hs_summary_free(s);
+ *
+ * Event order and memory. A GHC eventlog is written in per-capability
+ * blocks: each capability's events are in time order, but blocks of
+ * different capabilities interleave in flush order, and an idle
+ * capability may flush its only block at program exit, after every block
+ * of the busy ones (the samples/markers-* logs are written exactly so).
+ * The summary therefore never needs the events of different capabilities
+ * in time order: every figure is either a per-capability state machine
+ * (a collection's pause runs from GC_START to GC_END on the capability that
+ * led it; a capability's allocation counter) fed in that capability's own
+ * order, or a sum, maximum or count over collections, each collection
+ * placed in or out of the window by its own timestamp. The result is the
+ * same for any interleaving of the capabilities' streams, in one pass over
+ * a file or a pipe, and memory is O(capabilities + generations + user
+ * markers): one small record per capability and per generation, and the
+ * times of the USER_MARKER events (kept so --between can be resolved). A
+ * k-way time merge would instead have to hold every event of the busy
+ * capabilities until the idle one's block arrives, which in the worst case
+ * is the whole log.
+ *
+ * Windows by marker need the markers' times before the pass: run one
+ * summary to find them (hs_summary_marker_window()), then a second with
+ * the window set. A file is simply read twice; a pipe is spooled first.
+ *
+ * Pause definition. The pause of a collection is the time from GC_START to
+ * GC_END on the capability that led it (the one that posts GC_GLOBAL_SYNC
+ * and GC_STATS_GHC). GHC stamps exactly those two events with the times
+ * its own +RTS -s accounting uses, so the per-generation elapsed totals,
+ * average and maximum pauses equal the runtime's to the nanosecond; the
+ * time other capabilities take to stop and restart is, as in +RTS -s,
+ * mutator time. Each capability's own GC_START..GC_END time is reported
+ * beside it (hs_summary_cap.gc_elapsed_ns) for the ThreadScope view.
  */
 #ifndef HEAPSCOPE_SUMMARY_H
 #define HEAPSCOPE_SUMMARY_H
 
 #include "common.h"
 #include "reader.h"
+#include "render.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct hs_summary hs_summary;
+
+/* One generation's collections (within the window). */
+typedef struct hs_summary_gen {
+    uint32_t collections;      /* GC_STATS_GHC events of this generation */
+    uint32_t par_collections;  /* ... with more than one GC thread */
+    uint32_t timed;            /* ... whose leader's GC_START and GC_END were seen */
+    uint64_t elapsed_ns;       /* sum of the timed collections' pauses */
+    uint64_t max_pause_ns;
+    uint64_t copied_bytes;
+    uint64_t max_slop_bytes;
+} hs_summary_gen;
+
+/* One capability, in order of first appearance. */
+typedef struct hs_summary_cap {
+    uint32_t cap;
+    uint32_t gcs;              /* its GC_START..GC_END intervals in the window */
+    uint32_t led;              /* collections it led (posted GC_STATS_GHC) */
+    uint64_t gc_elapsed_ns;    /* sum of its own GC_START..GC_END intervals */
+    uint64_t allocated_bytes;  /* its HEAP_ALLOCATED growth in the window */
+} hs_summary_cap;
+
+/*
+ * The figures. A has_* flag false means the log lacks the events the
+ * figure is made from; the figure is then 0 and must not be shown as one.
+ * Pointers are owned by the summary and valid until it is freed.
+ */
+typedef struct hs_summary_stats {
+    /* the window actually covered, ns since program start */
+    bool windowed;
+    uint64_t from_ns, to_ns;
+
+    bool has_allocated;            /* HEAP_ALLOCATED */
+    uint64_t allocated_bytes;      /* sum over capabilities of the counter's growth */
+
+    bool has_gc;                   /* GC_STATS_GHC */
+    uint64_t copied_bytes;
+    uint32_t n_gens;               /* from HEAP_INFO_GHC, else highest gen seen + 1 */
+    const hs_summary_gen *gens;    /* n_gens entries */
+    uint32_t major_gcs;            /* collections of the oldest generation */
+
+    bool has_live;                 /* HEAP_LIVE */
+    uint64_t max_live_bytes;
+    bool has_slop;                 /* a major collection's GC_STATS_GHC */
+    uint64_t max_slop_bytes;
+
+    bool has_heap_size;            /* HEAP_SIZE */
+    uint64_t max_mem_in_use_bytes; /* largest HEAP_SIZE */
+
+    bool has_work_balance;         /* a collection with more than one GC thread */
+    double work_balance;           /* 0 serial .. 1 perfect */
+    bool work_balance_estimated;   /* pre-8.4 logs: from max/total copied */
+
+    bool has_sparks;               /* SPARK_COUNTERS */
+    uint64_t sparks_created, sparks_dud, sparks_overflowed,
+             sparks_converted, sparks_gcd, sparks_fizzled;
+
+    bool has_pauses;               /* a timed collection */
+    uint64_t total_ns;             /* window length (whole run: last event's time) */
+    uint64_t gc_ns;                /* sum of pauses */
+    uint64_t mut_ns;               /* total_ns - gc_ns */
+
+    bool threaded;                 /* RTS_IDENTIFIER names a threaded RTS */
+    bool heap_profiled;            /* HEAP_PROF_BEGIN: censuses run inside GCs */
+    const char *rts_identifier;    /* NUL-terminated, or NULL */
+    uint32_t n_caps;
+    const hs_summary_cap *caps;
+    uint64_t events;               /* events given to hs_summary_add() */
+} hs_summary_stats;
+
+/* A window: [from_ns, to_ns] in ns since program start. to_ns UINT64_MAX
+ * means to the end. The marker names only label the output (copied). */
+typedef struct hs_summary_window {
+    uint64_t from_ns;
+    uint64_t to_ns;
+    const char *from_marker;   /* NULL when the window is by time */
+    const char *to_marker;
+} hs_summary_window;
+
+/* A new summary, or NULL when out of memory. Free with hs_summary_free(). */
+HS_API hs_summary *hs_summary_new(void);
+
+/* Frees s and everything it returned; NULL is harmless. */
+HS_API void hs_summary_free(hs_summary *s);
+
+/*
+ * Restricts the figures to a window. Must be called before the first
+ * event: HS_ERR_MISUSE otherwise; HS_ERR_INVALID when from_ns > to_ns;
+ * HS_ERR_NOMEM.
+ */
+HS_API int hs_summary_set_window(hs_summary *s, const hs_summary_window *w);
+
+/*
+ * Takes one event, in the order the reader produced it. Events the
+ * summary does not use are ignored. Returns HS_OK, or HS_ERR_NOMEM
+ * (sticky), or HS_ERR_MISUSE after hs_summary_finish().
+ */
+HS_API int hs_summary_add(hs_summary *s, const hs_event *ev);
+
+/*
+ * Ends the input and computes the figures. Returns HS_OK, or
+ * HS_ERR_NO_DATA when the log has neither GC nor heap events (the stats
+ * stay readable, every has_* flag false, and the renderers say which
+ * figures cannot be computed), or a sticky error.
+ */
+HS_API int hs_summary_finish(hs_summary *s);
+
+/* The figures; valid after hs_summary_finish() until s is freed. */
+HS_API const hs_summary_stats *hs_summary_stats_get(const hs_summary *s);
+
+/* The last error, with a message; code HS_OK when none. */
+HS_API const hs_error *hs_summary_error(const hs_summary *s);
+
+/* Distinct USER_MARKER names; after hs_summary_finish() they are in the
+ * order of their earliest occurrence in time. */
+HS_API size_t hs_summary_marker_count(const hs_summary *s);
+
+/*
+ * The i-th distinct marker: its name (bytes owned by the summary, valid
+ * until it is freed), how often it occurs and its earliest time.
+ */
+HS_API hs_str hs_summary_marker(const hs_summary *s, size_t i,
+                                uint64_t *count, uint64_t *first_ns);
+
+/*
+ * Resolves --between FROM TO after hs_summary_finish(): *from_ns is the
+ * earliest occurrence of `from`, *to_ns the earliest occurrence of `to`
+ * strictly after it (so FROM and TO may be the same name: the next one).
+ * Returns HS_OK, or HS_ERR_NO_DATA with hs_summary_error() saying which
+ * name is missing (the caller lists hs_summary_marker()), or that `to`
+ * never occurs after `from`.
+ */
+HS_API int hs_summary_marker_window(hs_summary *s, hs_str from, hs_str to,
+                                    uint64_t *from_ns, uint64_t *to_ns);
+
+/*
+ * Writes the summary in the line formats of +RTS -s (so the two diff),
+ * then the figures +RTS -s has and the log does not, and notes on the
+ * figures that differ by construction. CPU-time columns read "n/a".
+ * Returns HS_OK, HS_ERR_IO from the sink, or HS_ERR_MISUSE before finish.
+ */
+HS_API int hs_summary_render_text(const hs_summary *s, hs_sink *out);
+
+/*
+ * Writes the summary as one JSON object (UTF-8, ending in a newline).
+ * Keys (a figure the log cannot give is null, never 0):
+ *   window            null, or {from_ns, to_ns, from_marker, to_marker}
+ *   rts               the RTS identifier string or null
+ *   threaded, heap_profiled   booleans
+ *   allocated_bytes, copied_bytes, max_live_bytes, live_samples,
+ *   max_slop_bytes, max_mem_in_use_bytes, mem_in_use_mib
+ *   generations       [{gen, collections, par_collections, timed,
+ *                       elapsed_ns, avg_pause_ns, max_pause_ns,
+ *                       copied_bytes}]
+ *   work_balance_percent      0..100 or null
+ *   sparks            null or {count, created, converted, overflowed, dud,
+ *                       gcd, fizzled}
+ *   total_elapsed_ns, gc_elapsed_ns, mut_elapsed_ns,
+ *   productivity_elapsed_percent, alloc_rate_bytes_per_mut_second
+ *   capabilities      [{cap, gc_intervals, led, gc_elapsed_ns,
+ *                       allocated_bytes}]
+ *   unavailable       names of +RTS -s figures the log cannot give
+ *   notes             sentences on how figures differ from +RTS -s
+ * Strings are escaped; bytes that are not UTF-8 become U+FFFD.
+ */
+HS_API int hs_summary_render_json(const hs_summary *s, hs_sink *out);
 
 #ifdef __cplusplus
 }
