@@ -1055,7 +1055,7 @@ int hs_summary_render_text(const hs_summary *s, hs_sink *out)
     if (!st->has_gc && !st->has_allocated && !st->has_heap_size &&
         !st->has_live)
         TRY(hs_sink_printf(out, "  This log has no GC or heap events (it "
-                           "was recorded without the GC event class), so "
+                           "was recorded without the GC event\n  class), so "
                            "no GC statistics can be computed.\n\n"));
     TRY(hs_sink_printf(out, "  Not computable from this log:\n"));
     for (int i = 0; i < u.n; i++)
