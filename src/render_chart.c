@@ -728,7 +728,9 @@ static double text_width(chart *ch, const char *text, double size, bool bold)
 
 static double line_height(chart *ch, double size)
 {
-    PangoLayout *l = make_layout(ch, "Ag", size, false, 0);
+    /* CJK glyphs reach further than Latin ones; rows sized for both stay
+     * evenly spaced whatever the labels hold. */
+    PangoLayout *l = make_layout(ch, "Ag\xe6\x97\xa5", size, false, 0);
     int w, h;
     pango_layout_get_pixel_size(l, &w, &h);
     g_object_unref(l);
@@ -839,15 +841,22 @@ static void fmt_tick(char *buf, size_t n, double v, double step,
         snprintf(buf, n, "%.*f", d, v);
 }
 
+/* Positions snap to an eighth of a device pixel: invisible, and it keeps
+ * the numbers in SVG and PDF paths short. */
+static double snap(const chart *ch, double v)
+{
+    return round(v * 8 * ch->scale) / (8 * ch->scale);
+}
+
 static double xpos(const chart *ch, double seconds)
 {
-    return ch->px0 + seconds / ch->t1 * (ch->px1 - ch->px0);
+    return snap(ch, ch->px0 + seconds / ch->t1 * (ch->px1 - ch->px0));
 }
 
 static double ypos(const chart *ch, double v)
 {
     double top = ch->ytop > 0 ? ch->ytop : 1;
-    return ch->py1 - v / top * (ch->py1 - ch->py0);
+    return snap(ch, ch->py1 - v / top * (ch->py1 - ch->py0));
 }
 
 /* --- drawing ------------------------------------------------------------ */
@@ -896,6 +905,32 @@ static void draw_grid_and_axes(chart *ch)
               0, ALIGN_CENTER, 0x444444);
 }
 
+/* Whether point p of a series (values v[p * ns]) or a neighbour is > 0. */
+static bool near_nonzero(const double *v, size_t ns, size_t np, size_t p)
+{
+    return v[p * ns] > 0 || (p > 0 && v[(p - 1) * ns] > 0) ||
+           (p + 1 < np && v[(p + 1) * ns] > 0);
+}
+
+/* Adds the polygon of series s over points [from, to) on top of base. */
+static void add_run(chart *ch, const double *base, size_t s, size_t from,
+                    size_t to)
+{
+    cairo_t *cr = ch->cr;
+    size_t ns = ch->nser;
+    for (size_t p = from; p < to; p++) {
+        double x = xpos(ch, ch->px[p]);
+        double y = ypos(ch, base[p] + ch->pv[p * ns + s]);
+        if (p == from)
+            cairo_move_to(cr, x, y);
+        else
+            cairo_line_to(cr, x, y);
+    }
+    for (size_t p = to; p-- > from;)
+        cairo_line_to(cr, xpos(ch, ch->px[p]), ypos(ch, base[p]));
+    cairo_close_path(cr);
+}
+
 static void draw_areas(chart *ch)
 {
     cairo_t *cr = ch->cr;
@@ -910,22 +945,32 @@ static void draw_areas(chart *ch)
                     ch->py1 - ch->py0 + 1);
     cairo_clip(cr);
     for (size_t s = 0; s < ns; s++) {
-        /* The upper edge forwards, the lower edge backwards: a simple
-         * polygon. Band areas, and only they, use the even-odd rule, which
-         * lets the SVG post-processing find them. */
-        for (size_t p = 0; p < np; p++) {
-            double top = base[p] + ch->pv[p * ns + s];
-            double x = xpos(ch, ch->px[p]), y = ypos(ch, top);
-            if (p == 0)
-                cairo_move_to(cr, x, y);
-            else
-                cairo_line_to(cr, x, y);
+        /* Each stretch where the band is non-zero (with the zero points at
+         * its ends, for the ramps) is a simple polygon: the upper edge
+         * forwards, the lower edge backwards. Skipping the zero stretches
+         * keeps charts of thousands of short-lived bands small. Band areas,
+         * and only they, use the even-odd rule, which lets the SVG
+         * post-processing find them. */
+        const double *v = ch->pv + s;
+        bool any = false;
+        size_t p = 0;
+        while (p < np) {
+            if (!near_nonzero(v, ns, np, p)) {
+                p++;
+                continue;
+            }
+            size_t start = p;
+            while (p < np && near_nonzero(v, ns, np, p))
+                p++;
+            add_run(ch, base, s, start, p);
+            any = true;
         }
-        for (size_t p = np; p-- > 0;)
-            cairo_line_to(cr, xpos(ch, ch->px[p]), ypos(ch, base[p]));
-        cairo_close_path(cr);
-        for (size_t p = 0; p < np; p++)
-            base[p] += ch->pv[p * ns + s];
+        /* A band that is zero at every drawn point still gets its (empty)
+         * area, so that every legend entry has one. */
+        if (!any)
+            add_run(ch, base, s, 0, np);
+        for (size_t q = 0; q < np; q++)
+            base[q] += v[q * ns];
         set_series_source(cr, &ch->ser[s]);
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
         cairo_fill(cr);
@@ -1074,6 +1119,12 @@ static void draw_markers(chart *ch)
     }
 }
 
+static int cmp_double_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
 /* The legend: swatch, label and peak for every series, top of the stack
  * first, then the heap lines. Returns nothing; too many entries end in a
  * line saying how many were left out. */
@@ -1094,10 +1145,37 @@ static void draw_legend(chart *ch, double lx, double lw, double ly,
     size_t show_ser = ch->nser;
     if (total > fit)
         show_ser = fit > nlines + 1 ? fit - nlines - 1 : 0;
+    /* When not all fit, the legend lists the largest series by
+     * byte-seconds, still in stacking order: those with an integral of at
+     * least the show_ser-th largest (ties broken by position). */
+    double cut = -1;
+    size_t ties = SIZE_MAX;
+    if (show_ser < ch->nser) {
+        double *ints = malloc(ch->nser * sizeof *ints);
+        if (!ints) {
+            ch->status = HS_ERR_NOMEM;
+            return;
+        }
+        for (size_t k = 0; k < ch->nser; k++)
+            ints[k] = ch->ser[k].integral;
+        qsort(ints, ch->nser, sizeof *ints, cmp_double_desc);
+        cut = show_ser ? ints[show_ser - 1] : HUGE_VAL;
+        ties = 0;
+        for (size_t k = 0; k < show_ser; k++)
+            ties += ints[k] == cut;
+        free(ints);
+    }
     double y = ly;
     double sw = fs;
-    for (size_t k = 0; k < show_ser; k++) {
+    for (size_t k = 0; k < ch->nser; k++) {
         const series *s = &ch->ser[ch->nser - 1 - k];
+        if (s->integral < cut)
+            continue;
+        if (s->integral == cut) {
+            if (!ties)
+                continue;
+            ties--;
+        }
         set_series_source(cr, s);
         cairo_rectangle(cr, lx, y + (lh - sw) / 2 - 1, sw, sw);
         cairo_fill(cr);
@@ -1109,7 +1187,7 @@ static void draw_legend(chart *ch, double lx, double lw, double ly,
     }
     if (show_ser < ch->nser) {
         char more[96];
-        snprintf(more, sizeof more, "… %zu more (use --bands)",
+        snprintf(more, sizeof more, "… and %zu more, not listed",
                  ch->nser - show_ser);
         draw_text(ch, more, lx + sw + 5, y, fs, false, lw - sw - 5,
                   ALIGN_LEFT, 0x555555);
