@@ -456,11 +456,11 @@ static void test_samples(void)
         CU_ASSERT(lines_read > 5);
         /*
          * ghc-events 0.17 does not return block markers as events (its
-         * parser consumes them to assign capabilities), so the .counts
-         * files have no line for tag 18, whatever EventCounts.hs's comment
-         * says. Block markers are then compared against the corpus dumps
-         * (older ghc-events printed them) and left out here; a .counts
-         * file that does count them is compared exactly.
+         * parser consumes them to assign capabilities; samples/README.md),
+         * so the .counts files have no line for tag 18. Block markers are
+         * compared against the corpus dumps (the ghc-events that wrote
+         * them printed block markers) and left out here; a .counts file
+         * that does count them is compared exactly.
          */
         if (has18)
             counts_have_blocks = true;
