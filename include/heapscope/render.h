@@ -60,9 +60,13 @@ HS_API void hs_membuf_free(hs_membuf *m);
 /*
  * Writes the census as a runtime-style .hp file: JOB, DATE, SAMPLE_UNIT,
  * VALUE_UNIT, an empty first sample, every sample (time in seconds since
- * start, one "key<TAB>bytes" line per band with non-zero bytes), MARK lines
- * for markers and an empty closing sample. HS_ERR_NO_DATA when the census
- * has no heap profile.
+ * start, one "key<TAB>bytes" line per band the sample holds, zero bytes
+ * included as the runtime writes -hb's five bands; bands sharing a name
+ * summed into one key), MARK lines for markers between the samples at
+ * their times, and an empty closing sample at the end time. A census
+ * loaded from a runtime .hp comes out byte for byte as it went in.
+ * Returns HS_OK, HS_ERR_NO_DATA (nothing written) when the census has no
+ * heap profile, HS_ERR_NOMEM, or HS_ERR_IO from the sink.
  */
 HS_API int hs_render_hp(const hs_census *c, hs_sink *out);
 
@@ -73,6 +77,13 @@ typedef enum hs_csv_layout {
     HS_CSV_WIDE = 1   /* time_s then one column per band, 0 when absent */
 } hs_csv_layout;
 
+/*
+ * Writes the heap samples as CSV, band names quoted by libcsv (any byte
+ * survives), bands sharing a name in one row/column, time_s in seconds
+ * with six decimals. Returns HS_OK, HS_ERR_NO_DATA (nothing written)
+ * without a heap profile, HS_ERR_INVALID for an unknown layout,
+ * HS_ERR_NOMEM or HS_ERR_IO.
+ */
 HS_API int hs_render_csv(const hs_census *c, hs_sink *out,
                          hs_csv_layout layout);
 
@@ -95,6 +106,17 @@ typedef struct hs_folded_options {
     bool per_capability;     /* time: the capability as the root frame */
 } hs_folded_options;
 
+/*
+ * Writes "frame;frame N" lines, outermost frame first, frames of cost
+ * centres as "Module.label" (undefined ones "<cc N>", the empty stack
+ * "MAIN"); other heap breakdowns one frame per band. Lines with equal
+ * frames are summed; weights are rounded to whole numbers and lines that
+ * round to 0 are left out. In frames ';' becomes ':', line breaks and TABs
+ * spaces, an empty frame "?", and a space before a frame's trailing digits
+ * '_'. With per_capability the root frame is "cap N". opt NULL: heap,
+ * peak. Returns HS_OK, HS_ERR_NO_DATA (nothing written) when the census
+ * lacks the profile asked for, HS_ERR_INVALID, HS_ERR_NOMEM or HS_ERR_IO.
+ */
 HS_API int hs_render_folded(const hs_census *c, hs_sink *out,
                             const hs_folded_options *opt);
 
