@@ -1,10 +1,117 @@
-/* heapscope info: placeholder until its issue lands. */
+/*
+ * heapscope info: what a log holds, at a glance.
+ */
 #include "cli.h"
+
+#include <string.h>
+#include <time.h>
+
+static const char help[] =
+    "usage: heapscope info FILE\n"
+    "\n"
+    "Prints what FILE (an eventlog or a .hp file) holds, one 'key: value'\n"
+    "line each: the program and its command line, the RTS identifier, the\n"
+    "wall-clock start (UTC), the duration, the heap profile's breakdown and\n"
+    "sampling period, the numbers of heap samples, bands, cost centres, IPE\n"
+    "records, time-profile samples and markers, and whether the log was\n"
+    "complete (a log without its data-end marker was cut short).\n"
+    "\n"
+    "options:\n"
+    "  -h, --help     this text\n"
+    "\n"
+    "Exit codes: see 'heapscope --help'.\n";
+
+static const cli_opt opts[] = {
+    {0, 0, 0, 0},
+};
+
+static void seconds(char *buf, size_t n, uint64_t ns)
+{
+    snprintf(buf, n, "%llu.%06llu s", (unsigned long long)(ns / 1000000000u),
+             (unsigned long long)(ns % 1000000000u / 1000u));
+}
 
 int cmd_info(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_errorf("info: not implemented yet");
-    return EXIT_INTERNAL;
+    cli_parsed p;
+    int rc = cli_parse("info", argc, argv, opts, &p);
+    if (rc < 0) {
+        fputs(help, stdout);
+        return EXIT_OK;
+    }
+    if (rc)
+        return rc;
+    if (p.npos != 1) {
+        cli_errorf("info: expected one FILE (run 'heapscope info --help')");
+        return EXIT_USAGE;
+    }
+    const char *path = p.pos[0];
+    hs_census *c;
+    rc = cli_load_census(path, 0, &c);
+    if (rc)
+        return rc;
+    const hs_census_info *in = hs_census_get_info(c);
+    bool hp = in->source == HS_SOURCE_HP;
+    char buf[128];
+    printf("file: %s\n", strcmp(path, "-") ? path : "<stdin>");
+    printf("format: %s\n", hp ? "heap profile (.hp)" : "eventlog");
+    printf("program: %s\n", in->program ? in->program : "(unknown)");
+    printf("command line: %s\n", in->job ? in->job : "(unknown)");
+    if (!hp)
+        printf("rts: %s\n",
+               in->rts_identifier ? in->rts_identifier : "(unknown)");
+    if (in->has_wall_clock) {
+        time_t t = (time_t)in->wall_clock_sec;
+        struct tm tm;
+        if (gmtime_r(&t, &tm) &&
+            strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm))
+            printf("started: %s.%06u UTC\n", buf,
+                   (unsigned)(in->wall_clock_nsec / 1000u));
+    } else if (in->date) {
+        printf("started: %s\n", in->date);
+    } else {
+        printf("started: (unknown)\n");
+    }
+    seconds(buf, sizeof buf, in->end_time_ns);
+    printf("duration: %s\n", buf);
+    if (in->breakdown) {
+        printf("heap profile: -%s (%s)", hs_breakdown_flag(in->breakdown),
+               hs_breakdown_name(in->breakdown));
+        if (in->sample_period_ns) {
+            seconds(buf, sizeof buf, in->sample_period_ns);
+            printf(", every %s", buf);
+        }
+        putchar('\n');
+    } else {
+        printf("heap profile: %s\n",
+               hp ? "(breakdown unknown)" : "none");
+    }
+    printf("heap samples: %zu\n", hs_census_sample_count(c));
+    printf("bands: %zu\n", hs_census_band_count(c));
+    if (!hp) {
+        printf("cost centres: %llu\n",
+               (unsigned long long)in->cost_centres);
+        printf("IPE records: %llu\n", (unsigned long long)in->ipe_records);
+        printf("time-profile samples: %llu", (unsigned long long)in->time_samples);
+        if (in->tick_interval_ns) {
+            seconds(buf, sizeof buf, in->tick_interval_ns);
+            printf(" (tick %s)", buf);
+        }
+        putchar('\n');
+    }
+    printf("markers: %zu\n", hs_census_marker_count(c));
+    if (!hp) {
+        printf("capabilities: %u\n", in->capabilities);
+        printf("events: %llu\n", (unsigned long long)in->events);
+    }
+    printf("complete: %s\n",
+           in->complete ? "yes"
+           : hp ? "no (the file ends inside a sample)"
+                : "no (the log stops without its data-end marker)");
+    hs_census_free(c);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_errorf("cannot write standard output");
+        return EXIT_IO;
+    }
+    return EXIT_OK;
 }
