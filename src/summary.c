@@ -80,8 +80,10 @@ typedef struct marker {
 } marker;
 
 struct hs_summary {
-    hs_error err;
+    hs_error err;             /* the last error, for its message */
+    int sticky;               /* an error that stops all work (no memory) */
     bool finished;
+    int finish_status;        /* what hs_summary_finish() returned */
     uint64_t events;
 
     bool windowed;
@@ -135,6 +137,7 @@ static void set_err(hs_summary *s, int code, const char *msg)
 static int nomem(hs_summary *s)
 {
     set_err(s, HS_ERR_NOMEM, "out of memory");
+    s->sticky = HS_ERR_NOMEM;
     return HS_ERR_NOMEM;
 }
 
@@ -471,8 +474,8 @@ static int on_args(hs_summary *s, const hs_event *ev)
 
 int hs_summary_add(hs_summary *s, const hs_event *ev)
 {
-    if (s->err.code < 0)
-        return s->err.code;
+    if (s->sticky)
+        return s->sticky;
     if (s->finished) {
         set_err(s, HS_ERR_MISUSE, "event after hs_summary_finish()");
         return HS_ERR_MISUSE;
@@ -580,10 +583,10 @@ int hs_summary_add(hs_summary *s, const hs_event *ev)
 
 int hs_summary_finish(hs_summary *s)
 {
-    if (s->err.code < 0)
-        return s->err.code;
+    if (s->sticky)
+        return s->sticky;
     if (s->finished)
-        return HS_OK;
+        return s->finish_status;
     s->finished = true;
     hs_summary_stats *st = &s->stats;
     memset(st, 0, sizeof *st);
@@ -685,9 +688,9 @@ int hs_summary_finish(hs_summary *s)
         set_err(s, HS_ERR_NO_DATA, "the log has no GC or heap events (it "
                 "was recorded without the GC event class, e.g. +RTS -l "
                 "with flags that leave out 'g')");
-        return HS_ERR_NO_DATA;
+        s->finish_status = HS_ERR_NO_DATA;
     }
-    return HS_OK;
+    return s->finish_status;
 }
 
 const hs_summary_stats *hs_summary_stats_get(const hs_summary *s)

@@ -1,0 +1,706 @@
+/*
+ * Tests of the +RTS -s summary: hand-built logs (tests/evwriter) for pause
+ * pairing, independence from the interleaving of capability blocks,
+ * windows, markers, logs without GC events and old layouts; then every
+ * sample in samples/ against the runtime's own +RTS -s figures, and the
+ * corpus logs.
+ */
+#include <heapscope/heapscope.h>
+
+#include "evwriter.h"
+
+#include <CUnit/Basic.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- helpers ------------------------------------------------------- */
+
+static const char *source_dir(void)
+{
+    const char *d = getenv("HEAPSCOPE_SOURCE_DIR");
+    return d && *d ? d : ".";
+}
+
+static const char *corpus_dir(void)
+{
+    static char buf[4096];
+    const char *d = getenv("HEAPSCOPE_SHARED_DIR");
+    if (!d || !*d)
+        return NULL;
+    snprintf(buf, sizeof buf, "%s/corpus/ghc-events", d);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, got;
+    uint8_t *buf = malloc(cap);
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            uint8_t *nb = realloc(buf, cap *= 2);
+            if (!nb)
+                free(buf);
+            buf = nb;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/*
+ * Summarises a log held in memory, fed to the reader in chunks of
+ * `chunk` bytes, with an optional window. Returns the finished summary
+ * (caller frees) and hs_summary_finish()'s status in *fin.
+ */
+static hs_summary *summarise(const uint8_t *data, size_t len, size_t chunk,
+                             const hs_summary_window *w, int *fin)
+{
+    hs_summary *s = hs_summary_new();
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_FATAL(s && r);
+    if (w)
+        CU_ASSERT_EQUAL(hs_summary_set_window(s, w), HS_OK);
+    int st = HS_NEED_INPUT;
+    for (size_t off = 0; off < len && st != HS_DONE && st >= 0;) {
+        size_t n = len - off < chunk ? len - off : chunk;
+        hs_reader_feed(r, data + off, n);
+        off += n;
+        hs_event ev;
+        while ((st = hs_reader_next(r, &ev)) == HS_EVENT)
+            CU_ASSERT_EQUAL(hs_summary_add(s, &ev), HS_OK);
+    }
+    st = hs_reader_finish(r);
+    CU_ASSERT(st == HS_DONE || st == HS_TRUNCATED);
+    hs_reader_free(r);
+    *fin = hs_summary_finish(s);
+    return s;
+}
+
+static char *render(const hs_summary *s, bool json)
+{
+    hs_membuf m = {0};
+    hs_sink k = hs_membuf_sink(&m);
+    int st = json ? hs_summary_render_json(s, &k)
+                  : hs_summary_render_text(s, &k);
+    CU_ASSERT_EQUAL(st, HS_OK);
+    char *t = strdup(m.data ? m.data : "");
+    hs_membuf_free(&m);
+    return t;
+}
+
+/* ---- hand-built logs ------------------------------------------------- */
+
+static void ev_heap(evw *w, uint16_t tag, uint64_t t, uint64_t bytes)
+{
+    evw_event(w, tag, t, 0);
+    evw_u32(w, 0);
+    evw_u64(w, bytes);
+}
+
+static void ev_gc_stats(evw *w, uint64_t t, uint16_t gen, uint64_t copied,
+                        uint64_t slop, uint32_t threads, uint64_t max,
+                        uint64_t balanced)
+{
+    evw_event(w, 53, t, 0);
+    evw_u32(w, 0);
+    evw_u16(w, gen);
+    evw_u64(w, copied);
+    evw_u64(w, slop);
+    evw_u64(w, 1000); /* frag */
+    evw_u32(w, threads);
+    evw_u64(w, max);
+    evw_u64(w, copied);
+    evw_u64(w, balanced);
+}
+
+static void ev_marker(evw *w, uint64_t t, const char *name)
+{
+    size_t e = evw_event(w, 58, t, 1);
+    evw_bytes(w, name, strlen(name));
+    evw_event_end(w, e);
+}
+
+/*
+ * Two capabilities. Cap 0 leads a minor collection at 100..150 (its GC_END
+ * stamped earlier than the GC_STATS_GHC before it, as GHC does) and a
+ * major one at 300..400; cap 1 leads a parallel minor one at 200..260.
+ * Both caps post HEAP_ALLOCATED in every collection. Markers "a" at 50 on
+ * cap 0, "b" at 250 on cap 1, "a" again at 350 on cap 0.
+ */
+static void cap0_block(evw *w)
+{
+    size_t b = evw_block(w, 10, 0);
+    ev_marker(w, 50, "a");
+    evw_event(w, 9, 100, 0);                     /* GC_START */
+    ev_heap(w, 49, 140, 1000);                   /* HEAP_ALLOCATED */
+    evw_event(w, 54, 145, 0);                    /* GC_GLOBAL_SYNC */
+    ev_gc_stats(w, 146, 0, 500, 70, 1, 0, 0);
+    evw_event(w, 10, 150, 0);                    /* GC_END */
+    evw_event(w, 9, 205, 0);                     /* takes part in cap 1's */
+    ev_heap(w, 49, 240, 3000);
+    evw_event(w, 10, 270, 0);
+    evw_event(w, 9, 300, 0);
+    ev_heap(w, 49, 380, 5000);
+    evw_event(w, 54, 390, 0);
+    ev_gc_stats(w, 391, 1, 700, 90, 2, 400, 600);
+    evw_event(w, 10, 400, 0);
+    ev_heap(w, 51, 401, 4242);                   /* HEAP_LIVE */
+    ev_heap(w, 50, 402, 3u << 20);               /* HEAP_SIZE */
+    ev_marker(w, 350, "a");
+    evw_block_end(w, b, 402);
+}
+
+static void cap1_block(evw *w)
+{
+    size_t b = evw_block(w, 20, 1);
+    evw_event(w, 9, 110, 0);                     /* takes part in cap 0's */
+    ev_heap(w, 49, 141, 100);
+    evw_event(w, 10, 160, 0);
+    evw_event(w, 9, 200, 0);
+    ev_heap(w, 49, 230, 200);
+    evw_event(w, 54, 250, 0);
+    ev_gc_stats(w, 251, 0, 300, 50, 2, 200, 200);
+    evw_event(w, 10, 260, 0);
+    ev_heap(w, 50, 261, 2u << 20);
+    ev_marker(w, 250, "b");
+    evw_event(w, 9, 305, 0);
+    ev_heap(w, 49, 381, 400);
+    evw_event(w, 10, 410, 0);
+    evw_block_end(w, b, 410);
+}
+
+static void global_block(evw *w)
+{
+    size_t b = evw_block(w, 5, 0xffff);
+    evw_event(w, 52, 6, 0);                      /* HEAP_INFO_GHC */
+    evw_u32(w, 0);
+    evw_u16(w, 2);
+    evw_u64(w, 0);
+    evw_u64(w, 1 << 20);
+    evw_u64(w, 1 << 20);
+    evw_u64(w, 4096);
+    size_t e = evw_event(w, 29, 7, 1);
+    evw_u32(w, 0);
+    evw_bytes(w, "GHC-9.0.2 rts_thr", 17);
+    evw_event_end(w, e);
+    evw_block_end(w, b, 7);
+}
+
+/* order: which block comes first in the file (0 cap0, 1 cap1, 2 global) */
+static void build_log(evw *w, const int order[3])
+{
+    evw_init(w);
+    evw_header_begin(w);
+    evw_declare_ghc92(w);
+    evw_header_end(w);
+    for (int i = 0; i < 3; i++) {
+        if (order[i] == 0)
+            cap0_block(w);
+        else if (order[i] == 1)
+            cap1_block(w);
+        else
+            global_block(w);
+    }
+    evw_data_end(w);
+}
+
+static void check_whole(const hs_summary_stats *st)
+{
+    CU_ASSERT_TRUE(st->has_allocated);
+    CU_ASSERT_EQUAL(st->allocated_bytes, 5000 + 400);
+    CU_ASSERT_TRUE(st->has_gc);
+    CU_ASSERT_EQUAL(st->copied_bytes, 1500);
+    CU_ASSERT_EQUAL_FATAL(st->n_gens, 2);
+    CU_ASSERT_EQUAL(st->gens[0].collections, 2);
+    CU_ASSERT_EQUAL(st->gens[0].par_collections, 1);
+    CU_ASSERT_EQUAL(st->gens[1].collections, 1);
+    CU_ASSERT_EQUAL(st->gens[1].par_collections, 1);
+    /* pauses: the leaders' GC_START..GC_END */
+    CU_ASSERT_EQUAL(st->gens[0].timed, 2);
+    CU_ASSERT_EQUAL(st->gens[0].elapsed_ns, 50 + 60);
+    CU_ASSERT_EQUAL(st->gens[0].max_pause_ns, 60);
+    CU_ASSERT_EQUAL(st->gens[1].elapsed_ns, 100);
+    CU_ASSERT_EQUAL(st->gc_ns, 210);
+    CU_ASSERT_EQUAL(st->total_ns, 410);
+    CU_ASSERT_EQUAL(st->mut_ns, 200);
+    CU_ASSERT_EQUAL(st->major_gcs, 1);
+    CU_ASSERT_TRUE(st->has_live);
+    CU_ASSERT_EQUAL(st->max_live_bytes, 4242);
+    CU_ASSERT_TRUE(st->has_slop);
+    CU_ASSERT_EQUAL(st->max_slop_bytes, 90); /* major only, not 70 */
+    CU_ASSERT_TRUE(st->has_heap_size);
+    CU_ASSERT_EQUAL(st->max_mem_in_use_bytes, 3u << 20);
+    CU_ASSERT_TRUE(st->has_work_balance);
+    CU_ASSERT_FALSE(st->work_balance_estimated);
+    CU_ASSERT_DOUBLE_EQUAL(st->work_balance, 800.0 / 1000.0, 1e-12);
+    CU_ASSERT_TRUE(st->threaded);
+    CU_ASSERT_FALSE(st->has_sparks);
+    /* per capability: own GC intervals */
+    CU_ASSERT_EQUAL_FATAL(st->n_caps, 2);
+    for (uint32_t i = 0; i < st->n_caps; i++) {
+        const hs_summary_cap *c = &st->caps[i];
+        CU_ASSERT_EQUAL(c->gcs, 3);
+        if (c->cap == 0) {
+            CU_ASSERT_EQUAL(c->gc_elapsed_ns, 50 + 65 + 100);
+            CU_ASSERT_EQUAL(c->led, 2);
+            CU_ASSERT_EQUAL(c->allocated_bytes, 5000);
+        } else {
+            CU_ASSERT_EQUAL(c->cap, 1);
+            CU_ASSERT_EQUAL(c->gc_elapsed_ns, 50 + 60 + 105);
+            CU_ASSERT_EQUAL(c->led, 1);
+            CU_ASSERT_EQUAL(c->allocated_bytes, 400);
+        }
+    }
+}
+
+static void test_block_orders(void)
+{
+    static const int orders[6][3] = {{0, 1, 2}, {1, 0, 2}, {2, 0, 1},
+                                     {2, 1, 0}, {0, 2, 1}, {1, 2, 0}};
+    char *first_text = NULL, *first_json = NULL;
+    for (int o = 0; o < 6; o++) {
+        evw w;
+        build_log(&w, orders[o]);
+        for (size_t chunk = 1; chunk <= 4096; chunk *= 8) {
+            int fin;
+            hs_summary *s = summarise(w.data, w.len, chunk, NULL, &fin);
+            CU_ASSERT_EQUAL(fin, HS_OK);
+            check_whole(hs_summary_stats_get(s));
+            char *t = render(s, false), *j = render(s, true);
+            if (!first_text) {
+                first_text = t;
+                first_json = j;
+            } else {
+                /* the caps' listing order follows the file; the rest not */
+                CU_ASSERT_STRING_EQUAL(t, first_text);
+                free(t);
+                free(j);
+            }
+            hs_summary_free(s);
+        }
+        evw_free(&w);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(first_text,
+        "           5,400 bytes allocated in the heap\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(first_text,
+        "  Gen  0         2 colls,     1 par      n/a   0.000s"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(first_text,
+        "  Parallel GC work balance: 80.00% (serial 0%, perfect 100%)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(first_json, "\"copied_bytes\": 1500"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(first_json, "\"sparks\": null"));
+    free(first_text);
+    free(first_json);
+}
+
+static void test_windows(void)
+{
+    static const int order[3] = {1, 2, 0};
+    evw w;
+    build_log(&w, order);
+    int fin;
+    /* [0, 200): cap 0's minor collection only */
+    hs_summary_window win = {0, 199, NULL, NULL};
+    hs_summary *s = summarise(w.data, w.len, 4096, &win, &fin);
+    const hs_summary_stats *st = hs_summary_stats_get(s);
+    CU_ASSERT_TRUE(st->windowed);
+    CU_ASSERT_EQUAL(st->gens[0].collections, 1);
+    CU_ASSERT_EQUAL(st->gens[1].collections, 0);
+    CU_ASSERT_EQUAL(st->copied_bytes, 500);
+    CU_ASSERT_EQUAL(st->allocated_bytes, 1000 + 100);
+    CU_ASSERT_EQUAL(st->total_ns, 199);
+    CU_ASSERT_FALSE(st->has_live);
+    CU_ASSERT_FALSE(st->has_slop);
+    CU_ASSERT_FALSE(st->has_work_balance);
+    hs_summary_free(s);
+
+    /* [200, end]: the rest; allocation from the counters' edges */
+    win = (hs_summary_window){200, UINT64_MAX, NULL, NULL};
+    s = summarise(w.data, w.len, 7, &win, &fin);
+    st = hs_summary_stats_get(s);
+    CU_ASSERT_EQUAL(st->gens[0].collections, 1);
+    CU_ASSERT_EQUAL(st->gens[1].collections, 1);
+    CU_ASSERT_EQUAL(st->copied_bytes, 1000);
+    CU_ASSERT_EQUAL(st->allocated_bytes, (5000 - 1000) + (400 - 100));
+    CU_ASSERT_EQUAL(st->total_ns, 210);
+    CU_ASSERT_EQUAL(st->max_slop_bytes, 90);
+    hs_summary_free(s);
+
+    /* markers: resolution after a first pass */
+    s = summarise(w.data, w.len, 4096, NULL, &fin);
+    CU_ASSERT_EQUAL_FATAL(hs_summary_marker_count(s), 2);
+    uint64_t count, first;
+    hs_str m = hs_summary_marker(s, 0, &count, &first);
+    CU_ASSERT(m.len == 1 && m.ptr[0] == 'a' && count == 2 && first == 50);
+    m = hs_summary_marker(s, 1, &count, &first);
+    CU_ASSERT(m.len == 1 && m.ptr[0] == 'b' && count == 1 && first == 250);
+    uint64_t f = 0, t = 0;
+    CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"a", 1},
+                                             (hs_str){"b", 1}, &f, &t), HS_OK);
+    CU_ASSERT(f == 50 && t == 250);
+    CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"a", 1},
+                                             (hs_str){"a", 1}, &f, &t), HS_OK);
+    CU_ASSERT(f == 50 && t == 350);
+    CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"b", 1},
+                                             (hs_str){"b", 1}, &f, &t),
+                    HS_ERR_NO_DATA);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_error(s)->message,
+                                  "does not occur after"));
+    CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"zz", 2},
+                                             (hs_str){"b", 1}, &f, &t),
+                    HS_ERR_NO_DATA);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_error(s)->message, "\"zz\""));
+    CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"a", 1},
+                                             (hs_str){"b\0", 2}, &f, &t),
+                    HS_ERR_NO_DATA); /* names match exactly, bytes and all */
+    hs_summary_free(s);
+
+    /* a window labelled by markers says so */
+    win = (hs_summary_window){50, 250, "a", "b"};
+    s = summarise(w.data, w.len, 4096, &win, &fin);
+    char *text = render(s, false), *json = render(s, true);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "(user marker \"a\" to \"b\")"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"from_marker\": \"a\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"from_ns\": 50, \"to_ns\": 250"));
+    free(text);
+    free(json);
+    hs_summary_free(s);
+    evw_free(&w);
+}
+
+static void test_misuse(void)
+{
+    hs_summary *s = hs_summary_new();
+    hs_summary_window bad = {10, 5, NULL, NULL};
+    CU_ASSERT_EQUAL(hs_summary_set_window(s, &bad), HS_ERR_INVALID);
+    hs_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.tag = HS_EV_GC_START;
+    ev.known = true;
+    CU_ASSERT_EQUAL(hs_summary_add(s, &ev), HS_OK);
+    hs_summary_window ok = {0, 5, NULL, NULL};
+    CU_ASSERT_EQUAL(hs_summary_set_window(s, &ok), HS_ERR_MISUSE);
+    hs_membuf m = {0};
+    hs_sink k = hs_membuf_sink(&m);
+    CU_ASSERT_EQUAL(hs_summary_render_text(s, &k), HS_ERR_MISUSE);
+    CU_ASSERT_EQUAL(hs_summary_finish(s), HS_OK);
+    CU_ASSERT_EQUAL(hs_summary_add(s, &ev), HS_ERR_MISUSE);
+    hs_membuf_free(&m);
+    hs_summary_free(s);
+    hs_summary_free(NULL);
+}
+
+/* A log with only user messages: every figure unavailable, none zero. */
+static void test_no_gc_events(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    size_t b = evw_block(&w, 1, 0);
+    evw_string_event(&w, 19, 1000, "hello");
+    ev_marker(&w, 2000, "m");
+    evw_block_end(&w, b, 2000);
+    evw_data_end(&w);
+    int fin;
+    hs_summary *s = summarise(w.data, w.len, 4096, NULL, &fin);
+    CU_ASSERT_EQUAL(fin, HS_ERR_NO_DATA);
+    const hs_summary_stats *st = hs_summary_stats_get(s);
+    CU_ASSERT_FALSE(st->has_allocated || st->has_gc || st->has_live ||
+                    st->has_slop || st->has_heap_size || st->has_pauses ||
+                    st->has_work_balance || st->has_sparks);
+    CU_ASSERT_EQUAL(st->total_ns, 2000);
+    char *text = render(s, false), *json = render(s, true);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "no GC statistics can be computed"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "bytes copied during GC (no "
+                                        "GC_STATS_GHC events)"));
+    CU_ASSERT_PTR_NULL(strstr(text, "bytes allocated in the heap\n"));
+    CU_ASSERT_PTR_NULL(strstr(text, "colls,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"allocated_bytes\": null"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"generations\": null"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"gc_elapsed_ns\": null"));
+    free(text);
+    free(json);
+    hs_summary_free(s);
+    evw_free(&w);
+}
+
+/*
+ * GHC 8.2's layout: GC_STATS_GHC of 50 bytes (no balanced field), posted
+ * after GC_END; no HEAP_INFO_GHC. The pause still pairs and the work
+ * balance is estimated from max and total copied.
+ */
+static void test_old_layout(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 9, 0, "Starting GC");
+    evw_declare(&w, 10, 0, "Finished GC");
+    evw_declare(&w, 18, 14, "Block marker");
+    evw_declare(&w, 49, 12, "Total heap mem ever allocated");
+    evw_declare(&w, 53, 50, "GC statistics");
+    evw_header_end(&w);
+    size_t b = evw_block(&w, 1, 0);
+    evw_event(&w, 9, 100, 0);
+    evw_event(&w, 10, 130, 0);
+    evw_event(&w, 53, 131, 0);
+    evw_u32(&w, 0);
+    evw_u16(&w, 0);
+    evw_u64(&w, 1000);  /* copied */
+    evw_u64(&w, 10);    /* slop */
+    evw_u64(&w, 0);     /* frag */
+    evw_u32(&w, 2);     /* threads */
+    evw_u64(&w, 600);   /* max copied */
+    evw_u64(&w, 1000);  /* total copied */
+    ev_heap(&w, 49, 132, 777);
+    evw_block_end(&w, b, 132);
+    evw_data_end(&w);
+    int fin;
+    hs_summary *s = summarise(w.data, w.len, 3, NULL, &fin);
+    CU_ASSERT_EQUAL(fin, HS_OK);
+    const hs_summary_stats *st = hs_summary_stats_get(s);
+    CU_ASSERT_EQUAL_FATAL(st->n_gens, 1);
+    CU_ASSERT_EQUAL(st->gens[0].collections, 1);
+    CU_ASSERT_EQUAL(st->gens[0].timed, 1);
+    CU_ASSERT_EQUAL(st->gens[0].elapsed_ns, 30);
+    CU_ASSERT_TRUE(st->has_work_balance);
+    CU_ASSERT_TRUE(st->work_balance_estimated);
+    CU_ASSERT_DOUBLE_EQUAL(st->work_balance, 1000.0 / 600.0 - 1, 1e-12);
+    CU_ASSERT_EQUAL(st->allocated_bytes, 777);
+    hs_summary_free(s);
+    evw_free(&w);
+}
+
+/* A log cut inside a collection: the open collection has no pause. */
+static void test_truncated_in_gc(void)
+{
+    static const int order[3] = {2, 0, 1};
+    evw w;
+    build_log(&w, order);
+    /* find cap 0's second GC_STATS_GHC (time 391) and cut right after it */
+    size_t cut = 0;
+    for (size_t i = 0; i + 10 <= w.len; i++)
+        if (w.data[i] == 0 && w.data[i + 1] == 53 && w.data[i + 9] == 0x87 &&
+            w.data[i + 8] == 0x01) { /* tag 53, time 0x187 = 391 */
+            cut = i + 10 + 58;
+            break;
+        }
+    CU_ASSERT_FATAL(cut > 0);
+    int fin;
+    hs_summary *s = summarise(w.data, cut, 4096, NULL, &fin);
+    const hs_summary_stats *st = hs_summary_stats_get(s);
+    CU_ASSERT_EQUAL(st->gens[1].collections, 1);
+    CU_ASSERT_EQUAL(st->gens[1].timed, 0);
+    char *text = render(s, false);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "Gen  1         1 colls"));
+    free(text);
+    hs_summary_free(s);
+    evw_free(&w);
+}
+
+/* ---- real samples against +RTS -s -------------------------------------- */
+
+static uint64_t num_before(const char *text, const char *what, bool *found)
+{
+    const char *p = strstr(text, what);
+    *found = p != NULL;
+    if (!p)
+        return 0;
+    const char *line = p;
+    while (line > text && line[-1] != '\n')
+        line--;
+    uint64_t v = 0;
+    for (const char *q = line; q < p; q++)
+        if (*q >= '0' && *q <= '9')
+            v = v * 10 + (uint64_t)(*q - '0');
+    return v;
+}
+
+static void check_sample(const char *dir, const char *name)
+{
+    char path[4096 + 512];
+    size_t slen, elen;
+    snprintf(path, sizeof path, "%s/%s.stat", dir, name);
+    uint8_t *stat = slurp(path, &slen);
+    snprintf(path, sizeof path, "%s/%s.eventlog", dir, name);
+    uint8_t *log = slurp(path, &elen);
+    if (!stat || !log) {
+        free(stat);
+        free(log);
+        return;
+    }
+    char *text = malloc(slen + 1);
+    memcpy(text, stat, slen);
+    text[slen] = 0;
+    int fin;
+    hs_summary *s = summarise(log, elen, 1 << 16, NULL, &fin);
+    CU_ASSERT_EQUAL(fin, HS_OK);
+    const hs_summary_stats *st = hs_summary_stats_get(s);
+    bool f;
+    uint64_t v;
+    int bad = 0;
+#define SAME(what, got) do { v = num_before(text, what, &f); \
+        CU_ASSERT_TRUE(f); CU_ASSERT_EQUAL((got), v); \
+        if (!f || (got) != v) { bad++; printf("\n%s: %s: %llu, +RTS -s %llu", \
+            name, what, (unsigned long long)(got), (unsigned long long)v); } \
+    } while (0)
+    SAME(" bytes allocated in the heap", st->allocated_bytes);
+    SAME(" bytes copied during GC", st->copied_bytes);
+    SAME(" bytes maximum residency", st->max_live_bytes);
+    SAME(" bytes maximum slop", st->max_slop_bytes);
+    SAME(" MiB total memory in use", st->max_mem_in_use_bytes >> 20);
+#undef SAME
+    const char *p = strstr(text, "bytes maximum residency (");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(strtoull(p + strlen("bytes maximum residency ("), NULL,
+                             10), st->major_gcs);
+    for (uint32_t g = 0; g < st->n_gens; g++) {
+        char key[32];
+        snprintf(key, sizeof key, "  Gen %2u ", g);
+        p = strstr(text, key);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        unsigned colls = 0, par = 0;
+        double cpu, el, avg, max;
+        CU_ASSERT_EQUAL(sscanf(p + strlen(key), "%u colls, %u par %lfs "
+                               "%lfs %lfs %lfs", &colls, &par, &cpu, &el,
+                               &avg, &max), 6);
+        CU_ASSERT_EQUAL(colls, st->gens[g].collections);
+        CU_ASSERT_EQUAL(par, st->gens[g].par_collections);
+        /* printed to 3 and 4 decimals from the same nanoseconds */
+        CU_ASSERT_DOUBLE_EQUAL(el, st->gens[g].elapsed_ns / 1e9, 0.0005);
+        CU_ASSERT_DOUBLE_EQUAL(max, st->gens[g].max_pause_ns / 1e9, 0.00005);
+        if (colls != st->gens[g].collections || par !=
+            st->gens[g].par_collections)
+            bad++;
+    }
+    p = strstr(text, "Parallel GC work balance: ");
+    if (p) {
+        double wb = strtod(p + strlen("Parallel GC work balance: "), NULL);
+        CU_ASSERT_TRUE(st->has_work_balance);
+        CU_ASSERT_DOUBLE_EQUAL(st->work_balance * 100, wb, 0.005);
+    }
+    printf("\n  %s: %s", name, bad ? "DIFFERS" : "equal to +RTS -s");
+    hs_summary_free(s);
+    free(text);
+    free(stat);
+    free(log);
+}
+
+static void test_samples(void)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/samples", source_dir());
+    DIR *d = opendir(dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && strcmp(e->d_name + len - 5, ".stat") == 0) {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(len - 5), e->d_name);
+            check_sample(dir, name);
+            n++;
+        }
+    }
+    closedir(d);
+    CU_ASSERT(n >= 1);
+    printf("\n  %d samples checked\n", n);
+}
+
+static void test_threaded_sample(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples/markers-hc.eventlog",
+             source_dir());
+    size_t len;
+    uint8_t *log = slurp(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    int fin;
+    hs_summary *s = summarise(log, len, 1 << 16, NULL, &fin);
+    const hs_summary_stats *st = hs_summary_stats_get(s);
+    CU_ASSERT_TRUE(st->threaded);
+    CU_ASSERT_TRUE(st->n_caps >= 2);
+    CU_ASSERT_TRUE(st->gens[0].par_collections > 0);
+    CU_ASSERT_TRUE(st->has_work_balance);
+    CU_ASSERT_TRUE(st->work_balance > 0 && st->work_balance <= 1);
+    CU_ASSERT_TRUE(st->has_sparks);
+    CU_ASSERT_TRUE(hs_summary_marker_count(s) >= 2);
+    /* the phases' allocations add up to no more than the run's */
+    uint64_t f, t;
+    hs_str a = {"phase 1 start", 13}, b = {"phase 2 start", 13};
+    CU_ASSERT_EQUAL_FATAL(hs_summary_marker_window(s, a, b, &f, &t), HS_OK);
+    hs_summary_window w = {f, t, "phase 1 start", "phase 2 start"};
+    hs_summary *p = summarise(log, len, 1 << 16, &w, &fin);
+    const hs_summary_stats *ps = hs_summary_stats_get(p);
+    CU_ASSERT_TRUE(ps->allocated_bytes > 0 &&
+                   ps->allocated_bytes < st->allocated_bytes);
+    CU_ASSERT_TRUE(ps->gens[0].collections > 0 &&
+                   ps->gens[0].collections < st->gens[0].collections);
+    CU_ASSERT_EQUAL(ps->total_ns, t - f);
+    hs_summary_free(p);
+    hs_summary_free(s);
+    free(log);
+}
+
+static void test_corpus(void)
+{
+    const char *dir = corpus_dir();
+    if (!dir) {
+        printf("\n  note: corpus not found, skipped\n");
+        return;
+    }
+    static const char *const names[] = {"parallelTest", "hello-ghc-8.2.2",
+                                        "hello-ghc-8.6.5"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[4096 + 64];
+        snprintf(path, sizeof path, "%s/%s.eventlog", dir, names[i]);
+        size_t len;
+        uint8_t *log = slurp(path, &len);
+        if (!log) {
+            printf("\n  note: %s missing, skipped", names[i]);
+            continue;
+        }
+        int fin;
+        hs_summary *s = summarise(log, len, 4096, NULL, &fin);
+        CU_ASSERT_EQUAL(fin, HS_OK);
+        const hs_summary_stats *st = hs_summary_stats_get(s);
+        CU_ASSERT_TRUE(st->has_gc && st->has_allocated && st->has_pauses);
+        char *t = render(s, false);
+        CU_ASSERT_PTR_NOT_NULL(strstr(t, "bytes allocated in the heap"));
+        free(t);
+        hs_summary_free(s);
+        free(log);
+    }
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("summary", NULL, NULL);
+    CU_add_test(s, "any block order and chunk size", test_block_orders);
+    CU_add_test(s, "windows and markers", test_windows);
+    CU_add_test(s, "misuse", test_misuse);
+    CU_add_test(s, "log without GC events", test_no_gc_events);
+    CU_add_test(s, "GHC 8.2 layout", test_old_layout);
+    CU_add_test(s, "truncated inside a collection", test_truncated_in_gc);
+    CU_add_test(s, "samples against +RTS -s", test_samples);
+    CU_add_test(s, "threaded sample", test_threaded_sample);
+    CU_add_test(s, "corpus logs", test_corpus);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}
