@@ -1424,8 +1424,22 @@ static int write_svg(chart *ch, const char *svg, size_t len, hs_sink *out,
         const char *close = m ? strstr(m, "/>") : NULL;
         if (!m || !close || band >= ch->nser)
             break;
-        st = hs_sink_write(out, p, (size_t)(close - p));
+        const char *start = m;
+        while (start > p && strncmp(start, "<path", 5) != 0)
+            start--;
         const series *s = &ch->ser[band++];
+        if (strncmp(start, "<path", 5) == 0) {
+            /* the band's style, for scripts and style sheets */
+            st = hs_sink_write(out, p, (size_t)(start + 5 - p));
+            if (!st)
+                st = hs_sink_printf(out, " class=\"hs-band\" "
+                                         "data-colour=\"#%06x\"%s",
+                                    (unsigned)s->colour,
+                                    s->hatched ? " data-hatched=\"1\"" : "");
+            p = start + 5;
+        }
+        if (!st)
+            st = hs_sink_write(out, p, (size_t)(close - p));
         fmt_bytes(peak, sizeof peak, s->peak);
         if (!st)
             st = hs_sink_printf(out, "><title>");
