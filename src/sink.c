@@ -45,6 +45,7 @@ int hs_sink_printf(hs_sink *s, const char *fmt, ...)
 
 struct hs_output {
     FILE *fp;
+    bool direct;    /* written in place: not a regular file */
     char *path;     /* final name, NULL for standard output */
     char *tmp_path; /* temporary name beside it */
     hs_sink sink;
@@ -73,8 +74,21 @@ hs_output *hs_output_open(const char *path, hs_error *err)
         set_io_error(err, "cannot write %s: %s", path ? path : "-", ENOMEM);
         return NULL;
     }
+    struct stat sb;
     if (!path || strcmp(path, "-") == 0) {
         o->fp = stdout;
+    } else if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        /* A device, FIFO or socket (/dev/null, a named pipe) is written in
+         * place: renaming a temporary file over it would replace it. */
+        o->path = strdup(path);
+        o->fp = o->path ? fopen(path, "wb") : NULL;
+        if (!o->fp) {
+            int e = errno;
+            hs_output_abort(o);
+            set_io_error(err, "cannot write %s: %s", path, e);
+            return NULL;
+        }
+        o->direct = true;
     } else {
         size_t n = strlen(path);
         o->path = strdup(path);
@@ -117,11 +131,19 @@ hs_sink *hs_output_sink(hs_output *o) { return &o->sink; }
 int hs_output_commit(hs_output *o, hs_error *err)
 {
     int st = HS_OK;
-    if (!o->path) {
-        if (fflush(o->fp) != 0 || ferror(o->fp)) {
-            set_io_error(err, "cannot write %s: %s", "standard output", errno);
+    if (!o->path || o->direct) {
+        bool bad = fflush(o->fp) != 0 || ferror(o->fp);
+        int e = errno ? errno : EIO;
+        if (o->direct && fclose(o->fp) != 0 && !bad) {
+            bad = true;
+            e = errno;
+        }
+        if (bad) {
+            set_io_error(err, "cannot write %s: %s",
+                         o->path ? o->path : "standard output", e);
             st = HS_ERR_IO;
         }
+        free(o->path);
         free(o);
         return st;
     }
