@@ -288,6 +288,9 @@ static inline const uint8_t *need(hs_reader *r, size_t n)
         size_t take = n - r->stage_len;
         if (take > avail)
             take = avail;
+        if (!take)
+            return NULL; /* no input yet, or an empty chunk: `in` may be
+                            NULL, where even in + 0 is undefined */
         memcpy(r->stage + r->stage_len, r->in + r->in_pos, take);
         r->stage_len += take;
         r->in_pos += take;
