@@ -57,7 +57,6 @@ typedef struct edge {
 } edge;
 
 typedef struct capstate {
-    bool seen;
     uint32_t order;           /* index in s->order */
     bool in_gc;               /* between its GC_START and GC_END */
     uint64_t gc_start;
@@ -110,7 +109,7 @@ struct hs_summary {
     uint64_t last_time;
     bool any_time;
 
-    bool threaded, heap_profiled, retainer;
+    bool threaded, heap_profiled;
     char *rts_id;
     char *args;               /* PROGRAM_ARGS raw bytes, NUL-separated */
     size_t args_len;
@@ -255,7 +254,6 @@ static capstate *cap_of(hs_summary *s, int32_t cap)
         if (!c)
             return NULL;
         s->caps[slot] = c;
-        c->seen = true;
         c->order = (uint32_t)s->norder;
         c->out.cap = cap < 0 ? UINT32_MAX : (uint32_t)cap;
         s->order[s->norder++] = (uint32_t)slot;
@@ -568,8 +566,6 @@ int hs_summary_add(hs_summary *s, const hs_event *ev)
         return on_args(s, ev);
     case HS_EV_HEAP_PROF_BEGIN:
         s->heap_profiled = true;
-        if (ev->u.heap_prof_begin.breakdown == HS_BREAKDOWN_RETAINER)
-            s->retainer = true;
         break;
     case HS_EV_USER_MARKER:
         return marker_add(s, ev->u.msg.text, ev->time);
