@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Command-line tests of 'heapscope chart' and 'heapscope report': every
+# sample in every format (XML that parses, one PDF page, PNG of the asked
+# size), formats from extensions, refused extensions and bad option values
+# with no file written, logs without heap samples, and the report's files
+# and summary line, with exit codes.
+set -u
+
+BIN=${HEAPSCOPE_BIN:?HEAPSCOPE_BIN must name the heapscope binary}
+SRC=${HEAPSCOPE_SOURCE_DIR:-.}
+SHARED=${HEAPSCOPE_SHARED_DIR:-}
+CORPUS=$SHARED/corpus/ghc-events
+SAMPLES=$SRC/samples
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/cli_chart.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { # check DESCRIPTION CONDITION...
+    local d=$1; shift
+    if "$@"; then ok; else bad "$d"; fi
+}
+same() { [[ "$1" == "$2" ]]; }
+has() { [[ "$1" == *"$2"* ]]; }
+absent() { [[ ! -e "$1" ]]; }
+# No file at all in the directory (not even a temporary one).
+empty_dir() { [[ -z "$(ls -A "$1")" ]]; }
+
+run() {
+    "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    out=$(cat "$TMP/out")
+    err=$(cat "$TMP/err")
+}
+
+# Whether the file is well-formed XML, by whichever parser is at hand.
+xml_ok() {
+    if command -v xmllint >/dev/null; then
+        xmllint --noout "$1" 2>/dev/null
+    elif command -v python3 >/dev/null; then
+        python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"
+    else
+        grep -q '</svg>' "$1"
+    fi
+}
+
+# PNG width and height from the IHDR chunk.
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'; }
+
+pdf_pages() {
+    if command -v pdfinfo >/dev/null; then
+        pdfinfo "$1" 2>/dev/null | awk '/^Pages:/ {print $2}'
+    else
+        grep -a -c '/Type /Page$' "$1"
+    fi
+}
+
+# ---- every sample in every format ------------------------------------------
+nsamples=0
+for log in "$SAMPLES"/*-h?.eventlog "$SAMPLES"/*-h?.hp; do
+    [[ -e $log ]] || continue
+    nsamples=$((nsamples + 1))
+    name=$(basename "$log")
+    out_dir=$TMP/s
+    mkdir -p "$out_dir"
+    run chart "$log" -o "$out_dir/c.svg"
+    check "$name: svg exit 0 ($err)" same "$rc" 0
+    check "$name: svg parses" xml_ok "$out_dir/c.svg"
+    n=$(grep -o 'class="hs-band"' "$out_dir/c.svg" | wc -l)
+    check "$name: 1..16 band areas, got $n" test "$n" -ge 1 -a "$n" -le 16
+    run chart "$log" -o "$out_dir/c.pdf"
+    check "$name: pdf exit 0" same "$rc" 0
+    check "$name: one pdf page" same "$(pdf_pages "$out_dir/c.pdf")" 1
+    run chart "$log" -o "$out_dir/c.png" --width 500 --height 300
+    check "$name: png exit 0" same "$rc" 0
+    check "$name: png 500x300" same "$(png_size "$out_dir/c.png")" 500x300
+    rm -rf "$out_dir"
+done
+if ((nsamples == 0)); then
+    echo "note: no samples in $SAMPLES; per-sample checks skipped"
+fi
+
+# A small .hp of our own so the rest never depends on the samples.
+hp=$TMP/small.hp
+{
+    printf 'JOB "small +RTS -hy"\nDATE "Sun Nov 22 00:00 2026"\n'
+    printf 'SAMPLE_UNIT "seconds"\nVALUE_UNIT "bytes"\nMARK 0.15\n'
+    for i in 1 2 3 4 5; do
+        printf 'BEGIN_SAMPLE 0.%d\nInt\t%d000\n[]\t%d00\nChar\t5\nEND_SAMPLE 0.%d\n' \
+            "$i" "$i" "$i" "$i"
+    done
+} >"$hp"
+
+# ---- formats, options, refusals -------------------------------------------
+run chart "$hp" -o "$TMP/a.png" --dpi 192 -W 800 -H 600
+check "dpi: exit 0" same "$rc" 0
+check "dpi: png keeps the asked size" same "$(png_size "$TMP/a.png")" 800x600
+
+run chart "$hp" -o "$TMP/forced.out" --format pdf
+check "--format pdf: exit 0" same "$rc" 0
+check "--format pdf: a PDF" has "$(head -c 5 "$TMP/forced.out")" "%PDF-"
+
+run chart "$hp" --format svg -o - --kind line --sort name
+check "line chart to stdout: exit 0" same "$rc" 0
+check "line chart to stdout: svg" has "$out" "</svg>"
+run chart "$hp" --format svg -o - --kind normalized --sort stddev --bands 2
+check "svg to stdout: exit 0" same "$rc" 0
+check "svg to stdout: svg" has "$out" "</svg>"
+check "--bands 2: 3 areas incl. OTHER" \
+    same "$(grep -o '<title>OTHER (1 band)' <<<"$out" | wc -l)" 1
+
+mkdir -p "$TMP/refuse"
+run chart "$hp" -o "$TMP/refuse/x.jpg"
+check "jpg: exit 2" same "$rc" 2
+check "jpg: says so" has "$err" "cannot tell the format"
+check "jpg: no file" empty_dir "$TMP/refuse"
+run chart "$hp" -o "$TMP/refuse/x.svg" --kind pie
+check "--kind pie: exit 2" same "$rc" 2
+run chart "$hp" -o "$TMP/refuse/x.svg" --sort colour
+check "--sort colour: exit 2" same "$rc" 2
+run chart "$hp" -o "$TMP/refuse/x.svg" --bands -1
+check "--bands -1: exit 2" same "$rc" 2
+run chart "$hp" -o "$TMP/refuse/x.png" --width 5
+check "--width 5: exit 2" same "$rc" 2
+run chart "$hp" -o "$TMP/refuse/x.png" --dpi 0
+check "--dpi 0: exit 2" same "$rc" 2
+run chart "$hp" -o "$TMP/refuse/x.svg" --include nothing-like-this
+check "filter matching nothing: exit 4" same "$rc" 4
+check "filter matching nothing: says so" has "$err" "no band matches"
+run chart "$hp"
+check "no -o: exit 2" same "$rc" 2
+run chart "$TMP/does-not-exist.hp" -o "$TMP/refuse/x.svg"
+check "missing input: exit 3" same "$rc" 3
+check "missing input: names the file" has "$err" "does-not-exist.hp"
+printf 'JOB "x"\nBEGIN_SAMPLE zork\n' >"$TMP/bad.hp"
+run chart "$TMP/bad.hp" -o "$TMP/refuse/x.svg"
+check "malformed .hp: exit 1, got $rc" same "$rc" 1
+check "malformed .hp: names a line" has "$err" "line"
+check "refusals left no file" empty_dir "$TMP/refuse"
+run chart "$hp" -o "$TMP/no-such-dir/x.svg"
+check "unwritable output: exit 3" same "$rc" 3
+
+run chart --help
+check "--help: exit 0" same "$rc" 0
+check "--help: documents --kind" has "$out" "--kind"
+
+# ---- a log without heap samples -------------------------------------------
+noheap=""
+for f in "$SAMPLES/manycc-p.eventlog" "$SAMPLES/leak-p.eventlog" \
+         "$CORPUS/time-prof.eventlog"; do
+    [[ -e $f ]] && { noheap=$f; break; }
+done
+if [[ -n $noheap ]]; then
+    run chart "$noheap" -o "$TMP/refuse/t.svg"
+    check "no heap samples: exit 4" same "$rc" 4
+    check "no heap samples: clear message" has "$err" "no heap samples"
+    check "no heap samples: no file" empty_dir "$TMP/refuse"
+else
+    echo "note: no time-profile log found; no-heap check skipped"
+fi
+
+# ---- report -----------------------------------------------------------------
+run report "$hp" -d "$TMP/rep"
+check "report: exit 0 ($err)" same "$rc" 0
+for ext in svg pdf hp csv folded; do
+    check "report: small.$ext written" test -s "$TMP/rep/small.$ext"
+    check "report: lists small.$ext" has "$out" "wrote $TMP/rep/small.$ext"
+done
+check "report: svg parses" xml_ok "$TMP/rep/small.svg"
+check "report: summary line" has "$out" "small: peak heap 5.38 KiB at 0.50 s; largest band Int"
+# beside its input: never overwrites it
+cp "$hp" "$TMP/rep/small.hp"
+before=$(cksum <"$TMP/rep/small.hp")
+run report "$TMP/rep/small.hp" -d "$TMP/rep"
+check "report beside input: exit 0" same "$rc" 0
+check "report beside input: warns" has "$err" "not written: it is the input"
+check "report beside input: input intact" same "$(cksum <"$TMP/rep/small.hp")" "$before"
+if [[ -n $noheap ]]; then
+    run report "$noheap" -d "$TMP/rep2"
+    check "report of a time profile: exit 0" same "$rc" 0
+    check "report of a time profile: time folded stacks" \
+        test -s "$TMP/rep2/$(basename "${noheap%.eventlog}").time.folded"
+    check "report of a time profile: no chart" \
+        absent "$TMP/rep2/$(basename "${noheap%.eventlog}").svg"
+fi
+run report
+check "report without input: exit 2" same "$rc" 2
+
+echo "cli-chart: $pass passed, $fail failed"
+((fail == 0))
