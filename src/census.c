@@ -16,8 +16,9 @@
  * Invariants:
  *   - entries[samples[i].first .. + count) belong to sample i, and samples
  *     are appended in arrival order; finish() only reorders the records.
- *   - band.last_sample == current open sample index iff the band already
- *     has an entry in it, at entries[band.last_pos].
+ *   - last[b].sample == the open sample's index iff band b already has an
+ *     entry in it, at entries[last[b].pos]. (Kept apart from the bands so
+ *     the per-event path touches 16 bytes per band, not a whole record.)
  */
 #include "heapscope/census.h"
 #include "internal.h"
@@ -38,8 +39,12 @@ struct band {
     uint32_t depth;
     uint32_t kind;
     bool unresolved;        /* named with "<cc N>" for an undefined id */
-    size_t last_sample;
-    size_t last_pos;
+};
+
+struct band_last {
+    size_t sample;
+    size_t pos;
+    uint32_t key;           /* index in ccs_tab or str_tab */
 };
 
 struct sample {
@@ -69,9 +74,16 @@ struct hs_census {
     unsigned name_limit;
     hs_arena *arena;
 
-    hs_intern band_tab;
+    hs_intern ccs_tab;       /* key: stack ids, big-endian as in the log */
+    uint32_t *ccs_band;      /* ccs_tab index -> band */
+    size_t cap_ccs_band;
+    hs_intern str_tab;       /* key: label bytes */
+    uint32_t *str_band;      /* str_tab index -> band */
+    size_t cap_str_band;
     struct band *bands;
     size_t nbands, cap_bands;
+    struct band_last *last;
+    size_t cap_last;
 
     struct sample *samples;
     size_t nsamples, cap_samples;
@@ -97,7 +109,7 @@ struct hs_census {
     size_t nlines[HS_LINE_COUNT], cap_lines[HS_LINE_COUNT];
     bool lines_unsorted[HS_LINE_COUNT];
 
-    hs_intern tstack_tab;    /* key: the ids of a time-profile stack */
+    hs_intern tstack_tab;    /* key: stack ids, big-endian as in the log */
     struct tstack *tstacks;
     size_t cap_tstacks;
     hs_intern tcap_tab;      /* key: {u32 stack index, u32 cap} */
@@ -112,8 +124,9 @@ struct hs_census {
 
     char *scratch;           /* name building */
     size_t cap_scratch;
-    uint32_t *keybuf;        /* band keys: kind + stack */
+    uint8_t *keybuf;         /* big-endian stack of a decoded event */
     size_t cap_keybuf;
+    hs_error err;            /* the first malformed event */
 };
 
 /* --- small helpers ------------------------------------------------------ */
@@ -121,6 +134,11 @@ struct hs_census {
 static int nomem(hs_census *c)
 {
     c->error = HS_ERR_NOMEM;
+    memset(&c->err, 0, sizeof c->err);
+    c->err.code = HS_ERR_NOMEM;
+    c->err.event_index = UINT64_MAX;
+    snprintf(c->err.message, sizeof c->err.message,
+             "out of memory while building the census");
     return c->error;
 }
 
@@ -165,7 +183,8 @@ hs_census *hs_census_new(void)
     if (!c)
         return NULL;
     hs_arena_init(&c->arena);
-    hs_intern_init(&c->band_tab);
+    hs_intern_init(&c->ccs_tab);
+    hs_intern_init(&c->str_tab);
     hs_intern_init(&c->cc_tab);
     hs_intern_init(&c->ipe_tab);
     hs_intern_init(&c->tstack_tab);
@@ -178,13 +197,17 @@ void hs_census_free(hs_census *c)
 {
     if (!c)
         return;
-    hs_intern_free(&c->band_tab);
+    hs_intern_free(&c->ccs_tab);
+    hs_intern_free(&c->str_tab);
+    free(c->ccs_band);
+    free(c->str_band);
     hs_intern_free(&c->cc_tab);
     hs_intern_free(&c->ipe_tab);
     hs_intern_free(&c->tstack_tab);
     hs_intern_free(&c->tcap_tab);
     hs_intern_free(&c->undef_tab);
     free(c->bands);
+    free(c->last);
     free(c->samples);
     free(c->entries);
     free(c->ccs);
@@ -328,45 +351,134 @@ static int open_sample(hs_census *c, uint64_t time)
     return HS_OK;
 }
 
-/* Finds or creates the band for key (kind + identity). */
-static int get_band(hs_census *c, const void *key, size_t key_len,
-                    uint32_t *band)
+static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
 {
-    bool added;
-    if (!hs_intern_put(&c->band_tab, key, key_len, band, &added))
+    if (c->nbands >= UINT32_MAX - 1 ||
+        !hs_grow((void **)&c->bands, &c->cap_bands, c->nbands + 1,
+                 sizeof *c->bands) ||
+        !hs_grow((void **)&c->last, &c->cap_last, c->nbands + 1,
+                 sizeof *c->last))
         return nomem(c);
-    if (!added)
-        return HS_OK;
-    if (!hs_grow((void **)&c->bands, &c->cap_bands, c->nbands + 1,
-                 sizeof *c->bands))
-        return nomem(c);
-    const char *stored = c->band_tab.keys[*band].ptr;
-    uint32_t kind;
-    memcpy(&kind, key, 4);
     struct band *b = &c->bands[c->nbands];
     memset(b, 0, sizeof *b);
     b->kind = kind;
-    b->last_sample = SIZE_MAX;
-    if (kind == BAND_CCS) {
-        /* The stored key is 8-byte aligned, so the ids after the 4-byte
-         * kind are 4-byte aligned. */
-        b->stack = (const uint32_t *)(const void *)(stored + 4);
-        b->depth = (uint32_t)((key_len - 4) / 4);
-        size_t len;
-        if (!ccs_name(c, b->stack, b->depth, &len, &b->unresolved))
-            return nomem(c);
-        b->name = hs_arena_strndup(&c->arena, c->scratch, len);
-        if (!b->name)
-            return nomem(c);
-    } else {
-        b->name = stored + 4; /* NUL-terminated by the intern table */
-    }
-    c->nbands++;
+    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0};
+    *band = (uint32_t)c->nbands++;
     return HS_OK;
 }
 
-static int add_entry(hs_census *c, const hs_event *ev, const void *key,
-                     size_t key_len, uint64_t bytes)
+/* Host-order ids of a big-endian stack, in the arena (they never move). */
+static uint32_t *stack_ids(hs_census *c, const uint8_t *be, uint32_t depth)
+{
+    uint32_t *ids = hs_arena_alloc(&c->arena, depth ? depth * 4u : 1u);
+    if (ids)
+        for (uint32_t k = 0; k < depth; k++)
+            ids[k] = hs_be32(be + 4 * k);
+    return ids;
+}
+
+/*
+ * A guess that saves the hash lookup: the band at the same position in
+ * the previous sample. Censuses of a settled heap list their bands in the
+ * same order; when they do not, the guess costs one length compare.
+ * Returns the band, or UINT32_MAX.
+ */
+static uint32_t predict(const hs_census *c, const hs_intern *tab,
+                        uint32_t kind, const void *key, size_t len)
+{
+    if (!c->open || c->nsamples < 2)
+        return UINT32_MAX;
+    const struct sample *prev = &c->samples[c->nsamples - 2];
+    size_t k = c->samples[c->nsamples - 1].count;
+    if (k >= prev->count)
+        return UINT32_MAX;
+    uint32_t b = c->entries[prev->first + k].band;
+    if (c->bands[b].kind != kind)
+        return UINT32_MAX;
+    const struct hs_intern_key *stored = &tab->keys[c->last[b].key];
+    if (stored->len != len)
+        return UINT32_MAX;
+    /* keys are short: compare 8 bytes at a time here rather than call */
+    const unsigned char *x = (const unsigned char *)stored->ptr, *y = key;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t u, v;
+        memcpy(&u, x + i, 8);
+        memcpy(&v, y + i, 8);
+        if (u != v)
+            return UINT32_MAX;
+    }
+    for (; i < len; i++)
+        if (x[i] != y[i])
+            return UINT32_MAX;
+    return b;
+}
+
+/* The band of a cost-centre stack given as the log's big-endian ids. */
+static int ccs_band(hs_census *c, const uint8_t *be, uint32_t depth,
+                    uint32_t *band)
+{
+    if ((*band = predict(c, &c->ccs_tab, BAND_CCS, be, (size_t)depth * 4)) !=
+        UINT32_MAX)
+        return HS_OK;
+    uint32_t k;
+    bool added;
+    if (!hs_intern_put(&c->ccs_tab, be, (size_t)depth * 4, &k, &added))
+        return nomem(c);
+    if (!added) {
+        *band = c->ccs_band[k];
+        return HS_OK;
+    }
+    if (!hs_grow((void **)&c->ccs_band, &c->cap_ccs_band, (size_t)k + 1,
+                 sizeof *c->ccs_band))
+        return nomem(c);
+    int st = new_band(c, BAND_CCS, band);
+    if (st)
+        return st;
+    struct band *b = &c->bands[*band];
+    b->depth = depth;
+    b->stack = stack_ids(c, be, depth);
+    size_t len;
+    if (!b->stack || !ccs_name(c, b->stack, depth, &len, &b->unresolved))
+        return nomem(c);
+    b->name = hs_arena_strndup(&c->arena, c->scratch, len);
+    if (!b->name)
+        return nomem(c);
+    c->ccs_band[k] = *band;
+    c->last[*band].key = k;
+    return HS_OK;
+}
+
+static int str_band(hs_census *c, const char *label, size_t len,
+                    uint32_t *band)
+{
+    if ((*band = predict(c, &c->str_tab, BAND_STRING, label, len)) !=
+        UINT32_MAX)
+        return HS_OK;
+    uint32_t k;
+    bool added;
+    if (!hs_intern_put(&c->str_tab, label, len, &k, &added))
+        return nomem(c);
+    if (!added) {
+        *band = c->str_band[k];
+        return HS_OK;
+    }
+    if (!hs_grow((void **)&c->str_band, &c->cap_str_band, (size_t)k + 1,
+                 sizeof *c->str_band))
+        return nomem(c);
+    int st = new_band(c, BAND_STRING, band);
+    if (st)
+        return st;
+    /* the interned key is NUL-terminated and never moves */
+    c->bands[*band].name = c->str_tab.keys[k].ptr;
+    c->str_band[k] = *band;
+    c->last[*band].key = k;
+    return HS_OK;
+}
+
+/* Adds bytes to band bi in the open sample (opening one if needed). */
+static int add_entry(hs_census *c, uint64_t offset, uint64_t time,
+                     uint32_t bi, uint64_t bytes)
 {
     if (!c->open) {
         /* A sample event with no SAMPLE_BEGIN before it: keep the data in
@@ -374,59 +486,61 @@ static int add_entry(hs_census *c, const hs_event *ev, const void *key,
         if (!c->warned_orphan) {
             warnf(c, "a heap sample event at byte %llu comes outside any "
                   "sample; a sample is started at its time",
-                  (unsigned long long)ev->offset);
+                  (unsigned long long)offset);
             c->warned_orphan = true;
         }
-        int st = open_sample(c, ev->time);
+        int st = open_sample(c, time);
         if (st)
             return st;
     }
-    uint32_t bi;
-    int st = get_band(c, key, key_len, &bi);
-    if (st)
-        return st;
-    struct band *b = &c->bands[bi];
+    struct band_last *b = &c->last[bi];
     size_t si = c->nsamples - 1;
     struct sample *s = &c->samples[si];
     s->total = s->total + bytes < s->total ? UINT64_MAX : s->total + bytes;
-    if (b->last_sample == si) {
-        uint64_t *e = &c->entries[b->last_pos].bytes;
+    if (b->sample == si) {
+        uint64_t *e = &c->entries[b->pos].bytes;
         *e = *e + bytes < *e ? UINT64_MAX : *e + bytes;
         return HS_OK;
     }
-    if (!hs_grow((void **)&c->entries, &c->cap_entries, c->nentries + 1,
+    if (c->nentries == c->cap_entries &&
+        !hs_grow((void **)&c->entries, &c->cap_entries, c->nentries + 1,
                  sizeof *c->entries))
         return nomem(c);
     c->entries[c->nentries] = (hs_census_entry){bi, bytes};
-    b->last_sample = si;
-    b->last_pos = c->nentries++;
+    b->sample = si;
+    b->pos = c->nentries++;
     s->count++;
     return HS_OK;
 }
 
-static int add_ccs_sample(hs_census *c, const hs_event *ev)
+/* A decoded stack (host order) as the log's big-endian bytes in keybuf. */
+static const uint8_t *to_be(hs_census *c, const uint32_t *ids, uint32_t n)
 {
-    uint32_t depth = ev->u.ccs_sample.depth;
-    size_t n = (size_t)depth + 1;
-    if (!hs_grow((void **)&c->keybuf, &c->cap_keybuf, n, sizeof(uint32_t)))
-        return nomem(c);
-    c->keybuf[0] = BAND_CCS;
-    if (depth)
-        memcpy(c->keybuf + 1, ev->u.ccs_sample.stack, depth * 4u);
-    return add_entry(c, ev, c->keybuf, n * 4, ev->u.ccs_sample.bytes);
+    if (!hs_grow((void **)&c->keybuf, &c->cap_keybuf, (size_t)n * 4 + 1, 1))
+        return NULL;
+    for (uint32_t k = 0; k < n; k++) {
+        c->keybuf[4 * k] = (uint8_t)(ids[k] >> 24);
+        c->keybuf[4 * k + 1] = (uint8_t)(ids[k] >> 16);
+        c->keybuf[4 * k + 2] = (uint8_t)(ids[k] >> 8);
+        c->keybuf[4 * k + 3] = (uint8_t)ids[k];
+    }
+    return c->keybuf;
 }
 
-static int add_string_sample(hs_census *c, const hs_event *ev)
+static int add_ccs_sample(hs_census *c, const hs_event *ev,
+                          const uint8_t *be, uint32_t depth, uint64_t bytes)
 {
-    hs_str l = ev->u.string_sample.label;
-    size_t n = 4 + l.len;
-    if (!scratch_room(c, n))
-        return nomem(c);
-    uint32_t kind = BAND_STRING;
-    memcpy(c->scratch, &kind, 4);
-    if (l.len)
-        memcpy(c->scratch + 4, l.ptr, l.len);
-    return add_entry(c, ev, c->scratch, n, ev->u.string_sample.bytes);
+    uint32_t bi;
+    int st = ccs_band(c, be, depth, &bi);
+    return st ? st : add_entry(c, ev->offset, ev->time, bi, bytes);
+}
+
+static int add_string_sample(hs_census *c, const hs_event *ev, hs_str l,
+                             uint64_t bytes)
+{
+    uint32_t bi;
+    int st = str_band(c, l.ptr ? l.ptr : "", l.len, &bi);
+    return st ? st : add_entry(c, ev->offset, ev->time, bi, bytes);
 }
 
 static int heap_prof_begin(hs_census *c, const hs_event *ev)
@@ -564,24 +678,24 @@ static void set_date(hs_census *c, uint64_t sec)
 
 /* --- time profile ----------------------------------------------------------- */
 
-static int add_prof_sample(hs_census *c, const hs_event *ev)
+static int add_prof_sample(hs_census *c, const uint8_t *be, uint32_t depth,
+                           uint32_t cap)
 {
-    uint32_t depth = ev->u.prof_sample.depth;
     uint32_t si;
     bool added;
-    if (!hs_intern_put(&c->tstack_tab, ev->u.prof_sample.stack,
-                       (size_t)depth * 4, &si, &added))
+    if (!hs_intern_put(&c->tstack_tab, be, (size_t)depth * 4, &si, &added))
         return nomem(c);
     if (added) {
         if (!hs_grow((void **)&c->tstacks, &c->cap_tstacks, (size_t)si + 1,
                      sizeof *c->tstacks))
             return nomem(c);
-        c->tstacks[si] = (struct tstack){
-            (const uint32_t *)(const void *)c->tstack_tab.keys[si].ptr,
-            depth, 0};
+        const uint32_t *ids = stack_ids(c, be, depth);
+        if (!ids)
+            return nomem(c);
+        c->tstacks[si] = (struct tstack){ids, depth, 0};
     }
     c->tstacks[si].ticks++;
-    uint32_t key[2] = {si, ev->u.prof_sample.cap};
+    uint32_t key[2] = {si, cap};
     uint32_t ki;
     if (!hs_intern_put(&c->tcap_tab, key, sizeof key, &ki, &added))
         return nomem(c);
@@ -595,9 +709,8 @@ static int add_prof_sample(hs_census *c, const hs_event *ev)
     c->info.time_samples++;
     /* A hostile capability number must not make "capabilities" absurd;
      * the per-capability table itself holds any value. */
-    if (ev->u.prof_sample.cap < 65536 &&
-        ev->u.prof_sample.cap + 1 > c->info.capabilities)
-        c->info.capabilities = ev->u.prof_sample.cap + 1;
+    if (cap < 65536 && cap + 1 > c->info.capabilities)
+        c->info.capabilities = cap + 1;
     return HS_OK;
 }
 
@@ -657,26 +770,242 @@ static int add_marker(hs_census *c, const hs_event *ev)
     return HS_OK;
 }
 
+/* Tags the census reads; everything else costs one table lookup. */
+static bool wanted(uint16_t tag)
+{
+    return tag < 256 && hs__census_tags[tag];
+}
+
+static int malformed(hs_census *c, const hs_event *ev, const char *what)
+{
+    memset(&c->err, 0, sizeof c->err);
+    c->err.code = HS_ERR_MALFORMED_EVENT;
+    c->err.offset = ev->offset;
+    c->err.event_index = ev->index;
+    snprintf(c->err.message, sizeof c->err.message,
+             "%s: %s within the event's %zu bytes", hs_event_name(ev->tag),
+             what, ev->payload_len);
+    c->error = HS_ERR_MALFORMED_EVENT;
+    return c->error;
+}
+
+/* A NUL-terminated string at *p; lenient: a missing NUL ends it at end. */
+static bool take_str(const uint8_t **p, const uint8_t *end, hs_str *out,
+                     bool lenient)
+{
+    *out = (hs_str){"", 0};
+    if (*p >= end)
+        return lenient;
+    const uint8_t *nul = memchr(*p, 0, (size_t)(end - *p));
+    if (!nul && !lenient)
+        return false;
+    if (!nul)
+        nul = end;
+    *out = (hs_str){(const char *)*p, (size_t)(nul - *p)};
+    *p = nul < end ? nul + 1 : nul;
+    return true;
+}
+
+/* The rest of a payload as text, without a trailing NUL. */
+static hs_str rest(const uint8_t *p, const uint8_t *end)
+{
+    hs_str s = {(const char *)p, (size_t)(end - p)};
+    if (s.len && s.ptr[s.len - 1] == 0)
+        s.len--;
+    return s;
+}
+
+/*
+ * Decodes the payload of an event the reader only framed (decoding off,
+ * which is how hs_census_load_fd runs: decoding every scheduler event
+ * would cost more than the whole census). Layouts and leniency follow the
+ * reader's. Returns 1 when the payload is shorter than any layout (the
+ * event is ignored, as the reader leaves such events undecoded), 0 when
+ * *d is filled, or an error.
+ */
+static int decode_raw(hs_census *c, const hs_event *ev, hs_event *d)
+{
+    static const struct { uint16_t tag, min; } mins[] = {
+        {29, 4}, {30, 4}, {43, 16}, {50, 12}, {51, 12}, {91, 12},
+        {58, 0}, {160, 13}, {161, 4}, {162, 8}, {165, 8}, {166, 16},
+        {168, 8}, {169, 8}};
+    const uint8_t *p = ev->payload, *end = p + ev->payload_len;
+    for (size_t i = 0; i < sizeof mins / sizeof mins[0]; i++)
+        if (mins[i].tag == ev->tag && ev->payload_len < mins[i].min)
+            return 1;
+    *d = *ev;
+    d->known = true;
+    switch (ev->tag) {
+    case HS_EV_RTS_IDENTIFIER:
+        d->u.rts_identifier.capset = hs_be32(p);
+        d->u.rts_identifier.text = rest(p + 4, end);
+        return 0;
+    case HS_EV_PROGRAM_ARGS:
+        d->u.args.capset = hs_be32(p);
+        d->u.args.raw = rest(p + 4, end);
+        return 0;
+    case HS_EV_WALL_CLOCK_TIME:
+        d->u.wall_clock.capset = hs_be32(p);
+        d->u.wall_clock.sec = hs_be64(p + 4);
+        d->u.wall_clock.nsec = hs_be32(p + 12);
+        return 0;
+    case HS_EV_HEAP_SIZE: case HS_EV_HEAP_LIVE: case HS_EV_BLOCKS_SIZE:
+        d->u.heap.capset = hs_be32(p);
+        d->u.heap.bytes = hs_be64(p + 4);
+        return 0;
+    case HS_EV_USER_MARKER:
+        d->u.msg.text = rest(p, end);
+        return 0;
+    case HS_EV_HEAP_PROF_BEGIN: {
+        d->u.heap_prof_begin.profile = p[0];
+        d->u.heap_prof_begin.period = hs_be64(p + 1);
+        d->u.heap_prof_begin.breakdown = hs_be32(p + 9);
+        const uint8_t *q = p + 13;
+        for (int i = 0; i < 7; i++)
+            take_str(&q, end, &d->u.heap_prof_begin.filters[i], true);
+        return 0;
+    }
+    case HS_EV_HEAP_PROF_COST_CENTRE: {
+        const uint8_t *q = p + 4;
+        d->u.cost_centre.id = hs_be32(p);
+        if (!take_str(&q, end, &d->u.cost_centre.label, false) ||
+            !take_str(&q, end, &d->u.cost_centre.module, false) ||
+            !take_str(&q, end, &d->u.cost_centre.srcloc, false))
+            return malformed(c, ev, "the label, module and source location "
+                             "are not three NUL-terminated strings");
+        d->u.cost_centre.flags = q < end ? q[0] : 0;
+        return 0;
+    }
+    case HS_EV_HEAP_PROF_SAMPLE_BEGIN: case HS_EV_HEAP_PROF_SAMPLE_END:
+        d->u.sample.era = hs_be64(p);
+        return 0;
+    case HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        d->u.bio_sample.era = hs_be64(p);
+        d->u.bio_sample.time = hs_be64(p + 8);
+        return 0;
+    case HS_EV_PROF_BEGIN:
+        d->u.prof_begin.tick_interval = hs_be64(p);
+        return 0;
+    case HS_EV_IPE: {
+        const uint8_t *q = p + 8;
+        hs_str *f[6] = {&d->u.ipe.table_name, &d->u.ipe.closure_desc,
+                        &d->u.ipe.type_desc, &d->u.ipe.label,
+                        &d->u.ipe.module, &d->u.ipe.srcloc};
+        d->u.ipe.address = hs_be64(p);
+        for (int i = 0; i < 6; i++)
+            take_str(&q, end, f[i], true);
+        return 0;
+    }
+    default:
+        return 1;
+    }
+}
+
+/* The three sample events, straight from the payload when the reader did
+ * not decode them: the stack's big-endian bytes are the band's key as
+ * they are, so nothing is copied. */
+static int add_sample_event(hs_census *c, const hs_event *ev)
+{
+    const uint8_t *p = ev->payload;
+    size_t len = ev->payload_len;
+    switch (ev->tag) {
+    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE: {
+        if (ev->known) {
+            const uint8_t *be = to_be(c, ev->u.ccs_sample.stack,
+                                      ev->u.ccs_sample.depth);
+            return be ? add_ccs_sample(c, ev, be, ev->u.ccs_sample.depth,
+                                       ev->u.ccs_sample.bytes)
+                      : nomem(c);
+        }
+        if (len < 10)
+            return HS_OK;
+        if (len - 10 < (size_t)p[9] * 4)
+            return malformed(c, ev, "the stack runs past the event");
+        return add_ccs_sample(c, ev, p + 10, p[9], hs_be64(p + 1));
+    }
+    case HS_EV_HEAP_PROF_SAMPLE_STRING: {
+        if (ev->known)
+            return add_string_sample(c, ev, ev->u.string_sample.label,
+                                     ev->u.string_sample.bytes);
+        if (len < 9)
+            return HS_OK;
+        const uint8_t *q = p + 9;
+        hs_str label;
+        take_str(&q, p + len, &label, true);
+        return add_string_sample(c, ev, label, hs_be64(p + 1));
+    }
+    default: { /* PROF_SAMPLE_COST_CENTRE */
+        if (ev->known) {
+            const uint8_t *be = to_be(c, ev->u.prof_sample.stack,
+                                      ev->u.prof_sample.depth);
+            return be ? add_prof_sample(c, be, ev->u.prof_sample.depth,
+                                        ev->u.prof_sample.cap)
+                      : nomem(c);
+        }
+        if (len < 13)
+            return HS_OK;
+        if (len - 13 < (size_t)p[12] * 4)
+            return malformed(c, ev, "the stack runs past the event");
+        return add_prof_sample(c, p + 13, p[12], hs_be32(p));
+    }
+    }
+}
+
+const bool hs__census_tags[256] = {
+    [HS_EV_RTS_IDENTIFIER] = true, [HS_EV_PROGRAM_ARGS] = true,
+    [HS_EV_WALL_CLOCK_TIME] = true, [HS_EV_HEAP_SIZE] = true,
+    [HS_EV_HEAP_LIVE] = true, [HS_EV_BLOCKS_SIZE] = true,
+    [HS_EV_USER_MARKER] = true, [HS_EV_HEAP_PROF_BEGIN] = true,
+    [HS_EV_HEAP_PROF_COST_CENTRE] = true,
+    [HS_EV_HEAP_PROF_SAMPLE_BEGIN] = true,
+    [HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE] = true,
+    [HS_EV_HEAP_PROF_SAMPLE_STRING] = true,
+    [HS_EV_HEAP_PROF_SAMPLE_END] = true,
+    [HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN] = true,
+    [HS_EV_PROF_SAMPLE_COST_CENTRE] = true, [HS_EV_PROF_BEGIN] = true,
+    [HS_EV_IPE] = true,
+};
+
+void hs__census_skipped(hs_census *c, uint64_t events, uint64_t max_time,
+                        int32_t max_cap)
+{
+    c->info.events += events;
+    if (max_time > c->info.end_time_ns)
+        c->info.end_time_ns = max_time;
+    if (max_cap >= 0 && (uint32_t)max_cap + 1 > c->info.capabilities)
+        c->info.capabilities = (uint32_t)max_cap + 1;
+    if (events)
+        c->info.source = HS_SOURCE_EVENTLOG;
+}
+
 int hs_census_add_event(hs_census *c, const hs_event *ev)
 {
     if (c->error)
         return c->error;
     if (c->finished)
         return HS_ERR_MISUSE;
-    c->info.events++;
-    if (ev->time > c->info.end_time_ns)
-        c->info.end_time_ns = ev->time;
-    if (ev->cap >= 0 && (uint32_t)ev->cap + 1 > c->info.capabilities)
-        c->info.capabilities = (uint32_t)ev->cap + 1;
-    if (!ev->known)
+    hs__census_skipped(c, 1, ev->time, ev->cap);
+    if (!wanted(ev->tag))
         return HS_OK;
-    if (c->info.source == HS_SOURCE_NONE)
-        c->info.source = HS_SOURCE_EVENTLOG;
+    return hs__census_add_wanted(c, ev);
+}
+
+int hs__census_add_wanted(hs_census *c, const hs_event *ev)
+{
+    if (c->error)
+        return c->error;
+    if (ev->tag == HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
+        ev->tag == HS_EV_HEAP_PROF_SAMPLE_STRING ||
+        ev->tag == HS_EV_PROF_SAMPLE_COST_CENTRE)
+        return add_sample_event(c, ev);
+    hs_event dec;
+    if (!ev->known) {
+        int st = decode_raw(c, ev, &dec);
+        if (st)
+            return st > 0 ? HS_OK : st;
+        ev = &dec;
+    }
     switch (ev->tag) {
-    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-        return add_ccs_sample(c, ev);
-    case HS_EV_HEAP_PROF_SAMPLE_STRING:
-        return add_string_sample(c, ev);
     case HS_EV_HEAP_PROF_SAMPLE_BEGIN:
         return open_sample(c, ev->time);
     case HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
@@ -690,8 +1019,6 @@ int hs_census_add_event(hs_census *c, const hs_event *ev)
         return heap_prof_begin(c, ev);
     case HS_EV_HEAP_PROF_COST_CENTRE:
         return add_cost_centre(c, ev);
-    case HS_EV_PROF_SAMPLE_COST_CENTRE:
-        return add_prof_sample(c, ev);
     case HS_EV_PROF_BEGIN:
         if (!c->info.tick_interval_ns)
             c->info.tick_interval_ns = ev->u.prof_begin.tick_interval;
@@ -728,6 +1055,8 @@ int hs_census_add_event(hs_census *c, const hs_event *ev)
     }
 }
 
+const hs_error *hs_census_error(const hs_census *c) { return &c->err; }
+
 /* --- finishing ---------------------------------------------------------------- */
 
 static int cmp_sample(const void *a, const void *b)
@@ -738,44 +1067,57 @@ static int cmp_sample(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-struct time_index {
-    uint64_t time;
-    size_t index;
-};
-
-static int cmp_time_index(const void *a, const void *b)
+static inline uint64_t time_at(const unsigned char *a, size_t i, size_t size)
 {
-    const struct time_index *x = a, *y = b;
-    if (x->time != y->time)
-        return x->time < y->time ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
+    uint64_t t;
+    memcpy(&t, a + i * size, sizeof t);
+    return t;
 }
 
-/* Stable sort by time of an array whose elements start with a u64 time
- * (markers, heap-line points): qsort is not stable, so the original index
- * breaks ties. */
+/*
+ * Stable sort by time of an array whose elements start with a u64 time
+ * (markers, heap-line points). Such arrays arrive as a few long sorted
+ * runs (one per capability buffer, interleaved block by block), so a
+ * natural merge sort finishes in a few passes; its worst case is still
+ * O(n log n).
+ */
 static bool stable_sort_by_time(void *base, size_t n, size_t size)
 {
     if (n < 2)
         return true;
-    struct time_index *p = malloc(n * sizeof *p);
-    unsigned char *copy = malloc(n * size);
-    if (!p || !copy) {
-        free(p);
-        free(copy);
+    unsigned char *a = base, *tmp = malloc(n * size);
+    if (!tmp)
         return false;
+#define T(arr, i) time_at((arr), (i), size)
+    for (;;) {
+        size_t runs = 0, i = 0, out = 0;
+        while (i < n) {
+            /* run 1: [i, m), run 2: [m, e) */
+            size_t m = i + 1;
+            while (m < n && T(a, m - 1) <= T(a, m))
+                m++;
+            size_t e = m;
+            if (m < n) {
+                e = m + 1;
+                while (e < n && T(a, e - 1) <= T(a, e))
+                    e++;
+            }
+            size_t x = i, y = m;
+            while (x < m || y < e) {
+                size_t from = (y >= e || (x < m && T(a, x) <= T(a, y)))
+                                  ? x++ : y++;
+                memcpy(tmp + out * size, a + from * size, size);
+                out++;
+            }
+            runs++;
+            i = e;
+        }
+        memcpy(a, tmp, n * size);
+        if (runs <= 1)
+            break;
     }
-    unsigned char *b = base;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(&p[i].time, b + i * size, sizeof(uint64_t));
-        p[i].index = i;
-    }
-    qsort(p, n, sizeof *p, cmp_time_index);
-    memcpy(copy, b, n * size);
-    for (size_t i = 0; i < n; i++)
-        memcpy(b + i * size, copy + p[i].index * size, size);
-    free(p);
-    free(copy);
+#undef T
+    free(tmp);
     return true;
 }
 
@@ -921,13 +1263,9 @@ int hs__census_hp_entry(hs_census *c, const char *name, size_t len,
 {
     if (c->error)
         return c->error;
-    if (!scratch_room(c, len + 4))
-        return nomem(c);
-    uint32_t kind = BAND_STRING;
-    memcpy(c->scratch, &kind, 4);
-    memcpy(c->scratch + 4, name, len);
-    hs_event ev = {0};
-    return add_entry(c, &ev, c->scratch, len + 4, bytes);
+    uint32_t bi;
+    int st = str_band(c, name, len, &bi);
+    return st ? st : add_entry(c, 0, 0, bi, bytes);
 }
 
 void hs__census_hp_end_sample(hs_census *c) { c->open = false; }

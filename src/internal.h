@@ -34,6 +34,7 @@ static inline uint64_t hs_be64(const uint8_t *p)
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /*
  * Makes room for `need` elements of `size` bytes in *ptr (capacity *cap,
@@ -65,7 +66,7 @@ uint64_t hs_hash_bytes(const void *data, size_t len);
  */
 typedef struct hs_intern {
     hs_arena *arena;
-    uint32_t *slots;      /* index + 1, 0 = empty; power-of-two size */
+    uint64_t *slots;      /* hash tag | index + 1, 0 = empty; 2^n of them */
     size_t nslots;
     struct hs_intern_key {
         const char *ptr;
@@ -105,6 +106,18 @@ int hs__census_hp_set(struct hs_census *c, const char *job, const char *date,
 /* Adds a warning sentence. */
 void hs__census_warn(struct hs_census *c, const char *msg);
 
+/* The loader's fast path (census_load.c): hs_census_add_event without the
+ * exported symbol's indirection, the table of tags the census reads, and
+ * the bookkeeping of events it skipped without a call (their number, the
+ * latest time and the highest capability among them). */
+struct hs_event;
+/* Adds an event whose tag is in hs__census_tags, without the per-event
+ * bookkeeping (the caller reports every event to hs__census_skipped). */
+int hs__census_add_wanted(struct hs_census *c, const struct hs_event *ev);
+extern const bool hs__census_tags[256];
+void hs__census_skipped(struct hs_census *c, uint64_t events,
+                        uint64_t max_time, int32_t max_cap);
+
 /* --- util.c: buffered writing to a sink, for the text renderers ------- */
 
 struct hs_sink;
@@ -118,10 +131,30 @@ typedef struct hs_outbuf {
 } hs_outbuf;
 
 void hs_outbuf_init(hs_outbuf *o, struct hs_sink *sink);
-void hs_outbuf_write(hs_outbuf *o, const void *data, size_t len);
+/* The slow path of hs_outbuf_write: drains the buffer first. */
+void hs_outbuf_write_slow(hs_outbuf *o, const void *data, size_t len);
 void hs_outbuf_puts(hs_outbuf *o, const char *s);
-void hs_outbuf_putc(hs_outbuf *o, char ch);
 void hs_outbuf_u64(hs_outbuf *o, uint64_t v);
+
+/* Inline so that a renderer's many small writes cost a copy each. */
+static inline void hs_outbuf_write(hs_outbuf *o, const void *data,
+                                   size_t len)
+{
+    if (len <= sizeof o->buf - o->len) {
+        memcpy(o->buf + o->len, data, len);
+        o->len += len;
+    } else {
+        hs_outbuf_write_slow(o, data, len);
+    }
+}
+
+static inline void hs_outbuf_putc(hs_outbuf *o, char ch)
+{
+    if (o->len < sizeof o->buf)
+        o->buf[o->len++] = ch;
+    else
+        hs_outbuf_write_slow(o, &ch, 1);
+}
 /* Nanoseconds as seconds with six decimals ("%f" without the locale). */
 void hs_outbuf_seconds(hs_outbuf *o, uint64_t ns);
 /* Flushes; returns the status (HS_OK or HS_ERR_IO). */

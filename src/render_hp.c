@@ -37,17 +37,16 @@ static void put_sample_line(hs_outbuf *o, const char *kw, uint64_t ns)
 }
 
 /* A band name as a .hp key: a TAB or line break inside it would split the
- * line, so they become spaces. */
-static void put_key(hs_outbuf *o, const char *s)
+ * line, so they become spaces. Each name is cleaned once, not per line. */
+static char *clean_key(const char *s, size_t len)
 {
-    size_t n = strcspn(s, "\t\n\r");
-    if (!s[n]) {
-        hs_outbuf_write(o, s, n);
-        return;
-    }
-    for (; *s; s++)
-        hs_outbuf_putc(o, *s == '\t' || *s == '\n' || *s == '\r' ? ' '
-                                                                 : *s);
+    char *k = malloc(len + 1);
+    if (!k)
+        return NULL;
+    for (size_t i = 0; i < len; i++)
+        k[i] = s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ? ' ' : s[i];
+    k[len] = 0;
+    return k;
 }
 
 int hs_render_hp(const hs_census *c, hs_sink *out)
@@ -65,6 +64,7 @@ int hs_render_hp(const hs_census *c, hs_sink *out)
     hs_intern names;
     hs_intern_init(&names);
     size_t *last = NULL, *pos = NULL;
+    char **keys = NULL;
     hs_census_entry *merged = NULL;
     size_t cap_merged = 0;
     hs_outbuf *o = malloc(sizeof *o);
@@ -79,10 +79,18 @@ int hs_render_hp(const hs_census *c, hs_sink *out)
     }
     last = malloc((names.count ? names.count : 1) * sizeof *last);
     pos = malloc((names.count ? names.count : 1) * sizeof *pos);
-    if (!last || !pos)
+    keys = calloc(names.count ? names.count : 1, sizeof *keys);
+    if (!last || !pos || !keys)
         goto done;
-    for (size_t k = 0; k < names.count; k++)
+    for (size_t k = 0; k < names.count; k++) {
         last[k] = SIZE_MAX;
+        const struct hs_intern_key *nk = &names.keys[k];
+        if (strcspn(nk->ptr, "\t\n\r") < nk->len &&
+            !(keys[k] = clean_key(nk->ptr, nk->len)))
+            goto done;
+    }
+    /* the common case: every band has a name of its own */
+    bool unique = names.count == nb;
 
     hs_outbuf_init(o, out);
     hs_outbuf_puts(o, "JOB ");
@@ -103,11 +111,16 @@ int hs_render_hp(const hs_census *c, hs_sink *out)
             end = t;
         const hs_census_entry *e;
         size_t ne = hs_census_sample_entries(c, i, &e);
+        const hs_census_entry *lines = e;
+        size_t nmerged = ne;
         if (!hs_grow((void **)&merged, &cap_merged, ne ? ne : 1,
                      sizeof *merged))
             goto done;
-        size_t nmerged = 0;
-        for (size_t k = 0; k < ne; k++) {
+        if (!unique) {
+            lines = merged;
+            nmerged = 0;
+        }
+        for (size_t k = 0; k < ne && !unique; k++) {
             uint32_t key = key_of[e[k].band];
             if (last[key] == i) {
                 uint64_t *v = &merged[pos[key]].bytes;
@@ -120,9 +133,11 @@ int hs_render_hp(const hs_census *c, hs_sink *out)
         }
         put_sample_line(o, "BEGIN_SAMPLE", t);
         for (size_t k = 0; k < nmerged; k++) {
-            put_key(o, hs_census_band_name(c, merged[k].band));
+            uint32_t key = key_of[lines[k].band];
+            const struct hs_intern_key *nk = &names.keys[key];
+            hs_outbuf_write(o, keys[key] ? keys[key] : nk->ptr, nk->len);
             hs_outbuf_putc(o, '\t');
-            hs_outbuf_u64(o, merged[k].bytes);
+            hs_outbuf_u64(o, lines[k].bytes);
             hs_outbuf_putc(o, '\n');
         }
         put_sample_line(o, "END_SAMPLE", t);
@@ -137,6 +152,9 @@ int hs_render_hp(const hs_census *c, hs_sink *out)
     put_sample_line(o, "END_SAMPLE", end);
     st = hs_outbuf_flush(o);
 done:
+    for (size_t k = 0; keys && k < names.count; k++)
+        free(keys[k]);
+    free(keys);
     free(key_of);
     free(last);
     free(pos);

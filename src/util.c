@@ -117,19 +117,30 @@ static inline uint64_t mix64(uint64_t x)
 
 uint64_t hs_hash_bytes(const void *data, size_t len)
 {
+    /* One multiply per 8 bytes and a full mix at the end: keys are short
+     * (stacks of a few ids, labels) and hashed once per sample event. */
     const unsigned char *p = data;
     uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len;
     while (len >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
-        h = (h ^ mix64(w)) * 0x9fb21c651e98df25ull;
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
         p += 8;
         len -= 8;
     }
     if (len) {
+        /* Stacks are whole 4-byte ids: take that case without a
+         * variable-length copy. */
         uint64_t w = 0;
-        memcpy(&w, p, len);
-        h = (h ^ mix64(w ^ ((uint64_t)len << 59))) * 0x9fb21c651e98df25ull;
+        if (len == 4) {
+            uint32_t v;
+            memcpy(&v, p, 4);
+            w = v;
+        } else {
+            memcpy(&w, p, len);
+        }
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
     }
     return mix64(h);
 }
@@ -150,22 +161,31 @@ void hs_intern_free(hs_intern *t)
     memset(t, 0, sizeof *t);
 }
 
+/* A slot holds index + 1 in its low 32 bits (0 = empty) and the high
+ * half of the key's hash above, so a probe rejects other keys without
+ * touching them: on a large log the tables compete with the input for the
+ * cache. */
+#define SLOT_INDEX(s) ((uint32_t)(s))
+#define SLOT_TAG(h) ((h) & 0xffffffff00000000ull)
+
 static size_t probe(const hs_intern *t, const void *key, size_t len,
                     uint64_t hash, bool *found)
 {
     size_t mask = t->nslots - 1;
     size_t i = (size_t)hash & mask;
+    uint64_t tag = SLOT_TAG(hash);
     for (;;) {
-        uint32_t s = t->slots[i];
+        uint64_t s = t->slots[i];
         if (!s) {
             *found = false;
             return i;
         }
-        const struct hs_intern_key *k = &t->keys[s - 1];
-        if (k->hash == hash && k->len == len &&
-            (len == 0 || memcmp(k->ptr, key, len) == 0)) {
-            *found = true;
-            return i;
+        if (SLOT_TAG(s) == tag) {
+            const struct hs_intern_key *k = &t->keys[SLOT_INDEX(s) - 1];
+            if (k->len == len && (len == 0 || memcmp(k->ptr, key, len) == 0)) {
+                *found = true;
+                return i;
+            }
         }
         i = (i + 1) & mask;
     }
@@ -173,7 +193,7 @@ static size_t probe(const hs_intern *t, const void *key, size_t len,
 
 static bool rehash(hs_intern *t, size_t nslots)
 {
-    uint32_t *slots = calloc(nslots, sizeof *slots);
+    uint64_t *slots = calloc(nslots, sizeof *slots);
     if (!slots)
         return false;
     size_t mask = nslots - 1;
@@ -181,7 +201,7 @@ static bool rehash(hs_intern *t, size_t nslots)
         size_t i = (size_t)t->keys[k].hash & mask;
         while (slots[i])
             i = (i + 1) & mask;
-        slots[i] = (uint32_t)(k + 1);
+        slots[i] = SLOT_TAG(t->keys[k].hash) | (uint64_t)(k + 1);
     }
     free(t->slots);
     t->slots = slots;
@@ -195,7 +215,7 @@ uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len)
         return UINT32_MAX;
     bool found;
     size_t i = probe(t, key, len, hs_hash_bytes(key, len), &found);
-    return found ? t->slots[i] - 1 : UINT32_MAX;
+    return found ? SLOT_INDEX(t->slots[i]) - 1 : UINT32_MAX;
 }
 
 bool hs_intern_put(hs_intern *t, const void *key, size_t len,
@@ -211,7 +231,7 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
     bool found;
     size_t i = probe(t, key, len, hash, &found);
     if (found) {
-        *index = t->slots[i] - 1;
+        *index = SLOT_INDEX(t->slots[i]) - 1;
         *added = false;
         return true;
     }
@@ -221,7 +241,7 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
     if (!copy)
         return false;
     t->keys[t->count] = (struct hs_intern_key){copy, len, hash};
-    t->slots[i] = (uint32_t)(t->count + 1);
+    t->slots[i] = SLOT_TAG(hash) | (uint64_t)(t->count + 1);
     *index = (uint32_t)t->count++;
     *added = true;
     return true;
@@ -245,7 +265,7 @@ static void outbuf_drain(hs_outbuf *o)
     o->len = 0;
 }
 
-void hs_outbuf_write(hs_outbuf *o, const void *data, size_t len)
+void hs_outbuf_write_slow(hs_outbuf *o, const void *data, size_t len)
 {
     if (o->status != HS_OK)
         return;
@@ -266,22 +286,27 @@ void hs_outbuf_puts(hs_outbuf *o, const char *s)
     hs_outbuf_write(o, s, strlen(s));
 }
 
-void hs_outbuf_putc(hs_outbuf *o, char ch)
-{
-    if (o->len < sizeof o->buf)
-        o->buf[o->len++] = ch;
-    else
-        hs_outbuf_write(o, &ch, 1);
-}
-
 void hs_outbuf_u64(hs_outbuf *o, uint64_t v)
 {
+    /* two digits per division: byte counts are printed millions of times */
+    static const char pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233"
+        "34353637383940414243444546474849505152535455565758596061626364656667"
+        "6869707172737475767778798081828384858687888990919293949596979899";
     char tmp[24];
     size_t i = sizeof tmp;
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        tmp[--i] = pairs[2 * d + 1];
+        tmp[--i] = pairs[2 * d];
+    }
+    if (v >= 10) {
+        tmp[--i] = pairs[2 * v + 1];
+        tmp[--i] = pairs[2 * v];
+    } else {
+        tmp[--i] = (char)('0' + v);
+    }
     hs_outbuf_write(o, tmp + i, sizeof tmp - i);
 }
 

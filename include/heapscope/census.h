@@ -108,10 +108,20 @@ HS_API void hs_census_free(hs_census *c);
 HS_API void hs_census_set_name_limit(hs_census *c, unsigned limit);
 
 /*
- * Adds one event. Events must come in stream order. Returns HS_OK or
- * HS_ERR_NOMEM (sticky). Unknown and irrelevant events are ignored.
+ * Adds one event. Events must come in stream order. Returns HS_OK,
+ * HS_ERR_NOMEM, or HS_ERR_MALFORMED_EVENT (a heap-profile event whose
+ * payload does not hold its fields; only when the reader's decoding is
+ * off, since the reader reports those itself otherwise); errors are
+ * sticky, details in hs_census_error(). Unknown and irrelevant events are
+ * ignored. Events may come decoded or only framed
+ * (hs_reader_set_decode(r, false)): the census decodes the few it reads
+ * from the payload, which is much faster on large logs.
  */
 HS_API int hs_census_add_event(hs_census *c, const hs_event *ev);
+
+/* The first error of hs_census_add_event() with the event's byte offset
+ * and index; code HS_OK when there was none. Valid until freed. */
+HS_API const hs_error *hs_census_error(const hs_census *c);
 
 /*
  * Ends the input: closes an open sample (GHC 8.2/8.4 logs have no
