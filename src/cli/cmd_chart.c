@@ -104,22 +104,6 @@ static bool any_band_kept(const hs_census *c, const char *const *inc,
     return false;
 }
 
-/*
- * Leaks in the libraries below us that LeakSanitizer (the CI's sanitizer
- * run) would fail every chart for: fontconfig 2.14 loses a few hundred
- * bytes parsing its configuration, once per process, and cairo 1.16 loses
- * some inside cairo_surface_finish() with CJK fonts. The sanitizer's
- * default (fast) stacks end in the library that called malloc, so the
- * whole of libcairo is named; with fast_unwind_on_malloc=0 the only leak
- * left in a chart run is that one inside cairo_surface_finish(). The
- * sanitizer runtime calls this hook; other builds never do.
- */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libfontconfig.so\nleak:libcairo.so\n";
-}
-
 int cmd_chart(int argc, char **argv)
 {
     cli_parsed p;
