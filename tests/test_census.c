@@ -563,6 +563,107 @@ static void test_load_fd_pipe(void)
     evw_free(&w);
 }
 
+
+/* With the reader's decoding off (as hs_census_load_fd runs it), the
+ * census decodes its events from the payload and reports a stack that
+ * runs past its event itself, with the event's offset and index. */
+static void test_framed_events(void)
+{
+    evw w;
+    build_hc(&w);
+    hs_reader *r = hs_reader_new();
+    hs_reader_set_decode(r, false);
+    hs_census *c = hs_census_new();
+    hs_reader_feed(r, w.data, w.len);
+    hs_event ev;
+    while (hs_reader_next(r, &ev) == HS_EVENT)
+        CU_ASSERT_EQUAL(hs_census_add_event(c, &ev), HS_OK);
+    CU_ASSERT_EQUAL(hs_census_finish(c, true), HS_OK);
+    /* the same census as from decoded events */
+    hs_census *d = census_of(&w);
+    CU_ASSERT_EQUAL(hs_census_band_count(c), hs_census_band_count(d));
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), hs_census_sample_count(d));
+    for (size_t b = 0; b < hs_census_band_count(d); b++)
+        CU_ASSERT_STRING_EQUAL(hs_census_band_name(c, b),
+                               hs_census_band_name(d, b));
+    for (size_t i = 0; i < hs_census_sample_count(d); i++)
+        CU_ASSERT_EQUAL(hs_census_sample_total(c, i),
+                        hs_census_sample_total(d, i));
+    CU_ASSERT_STRING_EQUAL(hs_census_get_info(c)->job,
+                           hs_census_get_info(d)->job);
+    CU_ASSERT_EQUAL(hs_census_marker_count(c), 1);
+    CU_ASSERT_EQUAL(hs_census_error(c)->code, HS_OK);
+    hs_census_free(c);
+    hs_census_free(d);
+    hs_reader_free(r);
+    evw_free(&w);
+
+    /* depth 5 but room for one id */
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 1);
+    evw_sample_begin(&w, 2, 0);
+    size_t at = evw_event(&w, 163, 3, 1);
+    evw_u8(&w, 0);
+    evw_u64(&w, 8);
+    evw_u8(&w, 5);
+    evw_u32(&w, 1);
+    evw_event_end(&w, at);
+    evw_data_end(&w);
+    char path[] = "/tmp/heapscope-framed-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    unlink(path);
+    CU_ASSERT_EQUAL((size_t)write(fd, w.data, w.len), w.len);
+    lseek(fd, 0, SEEK_SET);
+    c = hs_census_new();
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_census_load_fd(c, fd, &err), HS_ERR_MALFORMED_EVENT);
+    CU_ASSERT_EQUAL(err.code, HS_ERR_MALFORMED_EVENT);
+    CU_ASSERT_EQUAL(err.offset, at);
+    CU_ASSERT_EQUAL(err.event_index, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "HEAP_PROF_SAMPLE_COST_CENTRE"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "stack runs past"));
+    /* sticky */
+    hs_event again = {0};
+    CU_ASSERT_EQUAL(hs_census_add_event(c, &again), HS_ERR_MALFORMED_EVENT);
+    hs_census_free(c);
+    close(fd);
+    evw_free(&w);
+}
+
+/* Markers from several capability buffers arrive out of order; they come
+ * out in time order, equal times in arrival order. */
+static void test_marker_order(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    uint64_t times[] = {50, 10, 40, 40, 20, 90, 5, 40, 70, 60, 30, 80};
+    size_t n = sizeof times / sizeof times[0];
+    for (size_t i = 0; i < n; i++) {
+        char text[16];
+        snprintf(text, sizeof text, "m%zu", i);
+        evw_string_event(&w, 58, times[i], text);
+    }
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    CU_ASSERT_EQUAL_FATAL(hs_census_marker_count(c), n);
+    for (size_t i = 1; i < n; i++)
+        CU_ASSERT_TRUE(hs_census_marker_at(c, i - 1)->time_ns <=
+                       hs_census_marker_at(c, i)->time_ns);
+    /* the three at 40 keep their order: m2, m3, m7 */
+    CU_ASSERT_STRING_EQUAL(hs_census_marker_at(c, 4)->text, "m2");
+    CU_ASSERT_STRING_EQUAL(hs_census_marker_at(c, 5)->text, "m3");
+    CU_ASSERT_STRING_EQUAL(hs_census_marker_at(c, 6)->text, "m7");
+    hs_census_free(c);
+    evw_free(&w);
+}
+
 /* ---- corpus --------------------------------------------------------- */
 
 static hs_census *load_corpus(const char *name)
@@ -695,6 +796,9 @@ int main(void)
     CU_add_test(s, "huge stack", test_huge_stack);
     CU_add_test(s, "hs_census_load_fd: pipe, truncation, bad magic",
                 test_load_fd_pipe);
+    CU_add_test(s, "framed events and a malformed stack",
+                test_framed_events);
+    CU_add_test(s, "markers out of order", test_marker_order);
     CU_add_test(s, "corpus logs", test_corpus);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
