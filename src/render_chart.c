@@ -141,12 +141,31 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
-/* The style of a band named `name`: a function of the name alone. */
-static void band_style(const char *name, uint32_t *colour, bool *hatched)
+#define NSTYLES (2 * NPALETTE)
+
+/*
+ * The style of a band named `name`: preferably a function of the name
+ * alone, so a band keeps its look across charts. Bands claim styles in
+ * rank order (largest first); a band whose preferred style is already
+ * taken in this chart takes the next least-used one, so no two shown bands
+ * look alike while there are styles left, and the large bands, which claim
+ * first, keep their own. used[] counts the claims per style.
+ */
+static void band_style(const char *name, unsigned used[NSTYLES],
+                       uint32_t *colour, bool *hatched)
 {
     uint32_t h = fnv1a(name);
-    *colour = palette[h % NPALETTE];
-    *hatched = (h / NPALETTE) % 2 == 1;
+    unsigned want = (unsigned)(h % NPALETTE) +
+                    (unsigned)NPALETTE * ((h / NPALETTE) % 2);
+    unsigned best = want;
+    for (unsigned k = 1; k < NSTYLES && used[best]; k++) {
+        unsigned cand = (want + k) % NSTYLES;
+        if (used[cand] < used[best])
+            best = cand;
+    }
+    used[best]++;
+    *colour = palette[best % NPALETTE];
+    *hatched = best >= NPALETTE;
 }
 
 static void set_rgb(cairo_t *cr, uint32_t rgb, double alpha)
@@ -429,6 +448,7 @@ static int choose_series(chart *ch)
         return HS_ERR_NOMEM;
     }
     double ns = ch->nsamples ? (double)ch->nsamples : 1;
+    unsigned used[NSTYLES] = {0};
     for (size_t i = 0; i < shown; i++) {
         const band_stat *bs = &ch->bands[r[i].band];
         series *s = &ch->ser[i];
@@ -442,7 +462,7 @@ static int choose_series(chart *ch)
         s->integral = bs->integral;
         double mean = bs->sum / ns, var = bs->sumsq / ns - mean * mean;
         s->stddev = var > 0 ? sqrt(var) : 0;
-        band_style(r[i].name, &s->colour, &s->hatched);
+        band_style(r[i].name, used, &s->colour, &s->hatched);
     }
     switch (ch->opt->sort) {
     case HS_SORT_NAME:

@@ -384,6 +384,37 @@ static void test_colour_follows_name(void)
     hs_census_free(cb);
 }
 
+/* With no more shown bands than styles, no two bands look alike: twenty
+ * names, which by their hashes alone would share styles, get twenty. */
+static void test_shown_styles_distinct(void)
+{
+    hs_membuf t = {0};
+    hs_sink s = hs_membuf_sink(&t);
+    hs_sink_printf(&s, "JOB \"p\"\nDATE \"x\"\nSAMPLE_UNIT \"seconds\"\n"
+                       "VALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 1\n");
+    for (int i = 0; i < 20; i++)
+        hs_sink_printf(&s, "band%d\t%d\n", i, 1000 * (i + 1));
+    hs_sink_printf(&s, "END_SAMPLE 1\n");
+    hs_census *c = census_hp_text(t.data);
+    hs_chart_options o;
+    hs_chart_options_init(&o);
+    o.bands = 0;
+    hs_membuf m;
+    CU_ASSERT_EQUAL_FATAL(render(c, &o, &m), HS_OK);
+    char fills[20][128];
+    for (int i = 0; i < 20; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "band%d", i);
+        area_fill(m.data, name, fills[i], sizeof fills[i]);
+        CU_ASSERT(fills[i][0] != 0);
+        for (int j = 0; j < i; j++)
+            CU_ASSERT_STRING_NOT_EQUAL(fills[i], fills[j]);
+    }
+    hs_membuf_free(&m);
+    hs_membuf_free(&t);
+    hs_census_free(c);
+}
+
 /* 100,000 samples of about 1 MiB with one spike of 100 MiB: the axis must
  * reach the spike, and the output stays small. */
 static void test_many_samples_keep_peak(void)
@@ -569,6 +600,8 @@ int main(void)
     CU_add_test(s, "band selection, order and filters", test_band_selection);
     CU_add_test(s, "stddev order", test_stddev_order);
     CU_add_test(s, "colour follows the band name", test_colour_follows_name);
+    CU_add_test(s, "shown bands never share a style",
+                test_shown_styles_distinct);
     CU_add_test(s, "100,000 samples keep the peak",
                 test_many_samples_keep_peak);
     CU_add_test(s, "long and Japanese labels", test_long_and_japanese_labels);
