@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,10 +147,11 @@ static uint32_t fnv1a(const char *s)
 /*
  * The style of a band named `name`: preferably a function of the name
  * alone, so a band keeps its look across charts. Bands claim styles in
- * rank order (largest first); a band whose preferred style is already
- * taken in this chart takes the next least-used one, so no two shown bands
- * look alike while there are styles left, and the large bands, which claim
- * first, keep their own. used[] counts the claims per style.
+ * rank order (largest first); a band whose preferred style is taken, or
+ * whose hue another band already wears, takes the next style that is least
+ * used, hue first: hues run out before hatched variants are shared, no two
+ * shown bands look alike while there are styles left, and the large bands,
+ * which claim first, keep their own. used[] counts claims per style.
  */
 static void band_style(const char *name, unsigned used[NSTYLES],
                        uint32_t *colour, bool *hatched)
@@ -157,11 +159,15 @@ static void band_style(const char *name, unsigned used[NSTYLES],
     uint32_t h = fnv1a(name);
     unsigned want = (unsigned)(h % NPALETTE) +
                     (unsigned)NPALETTE * ((h / NPALETTE) % 2);
-    unsigned best = want;
-    for (unsigned k = 1; k < NSTYLES && used[best]; k++) {
+    unsigned best = want, best_score = UINT_MAX;
+    for (unsigned k = 0; k < NSTYLES && best_score; k++) {
         unsigned cand = (want + k) % NSTYLES;
-        if (used[cand] < used[best])
+        unsigned hue = cand % NPALETTE;
+        unsigned score = used[cand] * 1000 + used[hue] + used[hue + NPALETTE];
+        if (score < best_score) {
             best = cand;
+            best_score = score;
+        }
     }
     used[best]++;
     *colour = palette[best % NPALETTE];
