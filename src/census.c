@@ -383,7 +383,7 @@ static uint32_t *stack_ids(hs_census *c, const uint8_t *be, uint32_t depth)
  * same order; when they do not, the guess costs one length compare.
  * Returns the band, or UINT32_MAX.
  */
-static uint32_t predict(const hs_census *c, const hs_intern *tab,
+static inline uint32_t predict(const hs_census *c, const hs_intern *tab,
                         uint32_t kind, const void *key, size_t len)
 {
     if (!c->open || c->nsamples < 2)
@@ -408,6 +408,14 @@ static uint32_t predict(const hs_census *c, const hs_intern *tab,
         if (u != v)
             return UINT32_MAX;
     }
+    if (i + 4 <= len) {
+        uint32_t u, v;
+        memcpy(&u, x + i, 4);
+        memcpy(&v, y + i, 4);
+        if (u != v)
+            return UINT32_MAX;
+        i += 4;
+    }
     for (; i < len; i++)
         if (x[i] != y[i])
             return UINT32_MAX;
@@ -415,7 +423,7 @@ static uint32_t predict(const hs_census *c, const hs_intern *tab,
 }
 
 /* The band of a cost-centre stack given as the log's big-endian ids. */
-static int ccs_band(hs_census *c, const uint8_t *be, uint32_t depth,
+static inline int ccs_band(hs_census *c, const uint8_t *be, uint32_t depth,
                     uint32_t *band)
 {
     if ((*band = predict(c, &c->ccs_tab, BAND_CCS, be, (size_t)depth * 4)) !=
@@ -477,7 +485,7 @@ static int str_band(hs_census *c, const char *label, size_t len,
 }
 
 /* Adds bytes to band bi in the open sample (opening one if needed). */
-static int add_entry(hs_census *c, uint64_t offset, uint64_t time,
+static inline int add_entry(hs_census *c, uint64_t offset, uint64_t time,
                      uint32_t bi, uint64_t bytes)
 {
     if (!c->open) {
@@ -527,7 +535,7 @@ static const uint8_t *to_be(hs_census *c, const uint32_t *ids, uint32_t n)
     return c->keybuf;
 }
 
-static int add_ccs_sample(hs_census *c, const hs_event *ev,
+static inline int add_ccs_sample(hs_census *c, const hs_event *ev,
                           const uint8_t *be, uint32_t depth, uint64_t bytes)
 {
     uint32_t bi;

@@ -70,21 +70,28 @@ static int load_eventlog(hs_census *c, int fd, uint8_t *buf, size_t have,
     size_t n = have;
     bool eof = false;
     /* Most events (scheduler, GC) mean nothing to the census: the
-     * bookkeeping every event needs (count, latest time, highest
-     * capability) is done here, and only the census's own tags cost a
-     * call. */
-    uint64_t skipped = 0, max_time = 0;
-    int32_t max_cap = -1;
+     * bookkeeping every event needs is done here, and only the census's
+     * own tags cost a call. Events come in runs of one capability (its
+     * blocks), time-ordered within a run, so the latest time and highest
+     * capability are folded in when the capability changes, not per
+     * event. */
+    uint64_t count = 0, max_time = 0, run_time = 0;
+    int32_t max_cap = -1, run_cap = INT32_MIN;
     for (;;) {
         if (n) {
             hs_reader_feed(r, buf, n);
             hs_event ev;
             while ((st = hs_reader_next(r, &ev)) == HS_EVENT) {
-                skipped++;
-                if (ev.time > max_time)
-                    max_time = ev.time;
-                if (ev.cap > max_cap)
-                    max_cap = ev.cap;
+                if (ev.cap != run_cap) {
+                    if (run_time > max_time)
+                        max_time = run_time;
+                    if (ev.cap > max_cap)
+                        max_cap = ev.cap;
+                    run_cap = ev.cap;
+                    run_time = 0;
+                }
+                run_time = ev.time;
+                count++;
                 if (ev.tag >= 256 || !hs__census_tags[ev.tag])
                     continue;
                 int cs = hs__census_add_wanted(c, &ev);
@@ -114,7 +121,9 @@ static int load_eventlog(hs_census *c, int fd, uint8_t *buf, size_t have,
         if (!got)
             eof = true;
     }
-    hs__census_skipped(c, skipped, max_time, max_cap);
+    if (run_time > max_time)
+        max_time = run_time;
+    hs__census_skipped(c, count, max_time, max_cap);
     st = hs_reader_finish(r);
     if (st < 0) {
         if (err)
