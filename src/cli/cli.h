@@ -81,6 +81,22 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *value,
  */
 int cli_load_census(const char *path, unsigned name_limit, hs_census **out);
 
+/* A renderer as the commands call it: arg carries its options. */
+typedef int (*cli_render_fn)(const hs_census *c, hs_sink *out,
+                             const void *arg);
+
+/*
+ * Writes one output: opens `output` (a path; "-" or NULL is standard
+ * output) through a temporary file, renders c into it with fn(c, sink, arg)
+ * and commits it, or on any failure removes it, so no half file is left.
+ * When fn returns HS_ERR_NO_DATA, prints "INPUT: NO_DATA" (input is the
+ * input's path, no_data a sentence saying what is missing and how to get
+ * it). Returns an exit code.
+ */
+int cli_write_output(const char *cmd, const hs_census *c, const char *output,
+                     cli_render_fn fn, const void *arg, const char *input,
+                     const char *no_data);
+
 /* Commands: argv[0] is the command's name. */
 int cmd_events(int argc, char **argv);
 int cmd_info(int argc, char **argv);

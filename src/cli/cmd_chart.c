@@ -104,6 +104,11 @@ static bool any_band_kept(const hs_census *c, const char *const *inc,
     return false;
 }
 
+static int render_chart(const hs_census *c, hs_sink *out, const void *arg)
+{
+    return hs_render_chart(c, out, arg);
+}
+
 int cmd_chart(int argc, char **argv)
 {
     cli_parsed p;
@@ -253,23 +258,9 @@ int cmd_chart(int argc, char **argv)
         return EXIT_NO_DATA;
     }
 
-    hs_error err;
-    hs_output *o_file = hs_output_open(out, &err);
-    if (!o_file) {
-        hs_census_free(c);
-        return cli_report(out, &err);
-    }
-    st = hs_render_chart(c, hs_output_sink(o_file), &o);
+    st = cli_write_output("chart", c, out, render_chart, &o, in,
+                          "no heap samples (run the program with +RTS -h -l, "
+                          "or give its .hp file)");
     hs_census_free(c);
-    if (st != HS_OK) {
-        hs_output_abort(o_file);
-        if (st == HS_ERR_IO)
-            cli_errorf("%s: cannot write the chart", out);
-        else
-            cli_errorf("chart: %s", hs_strerror(st));
-        return cli_exit_code(st);
-    }
-    if (hs_output_commit(o_file, &err) != HS_OK)
-        return cli_report(out, &err);
-    return EXIT_OK;
+    return st;
 }

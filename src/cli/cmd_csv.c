@@ -33,6 +33,11 @@ static const cli_opt opts[] = {
     {0, 0, 0, 0},
 };
 
+static int render_csv(const hs_census *c, hs_sink *out, const void *arg)
+{
+    return hs_render_csv(c, out, *(const hs_csv_layout *)arg);
+}
+
 int cmd_csv(int argc, char **argv)
 {
     cli_parsed p;
@@ -77,31 +82,9 @@ int cmd_csv(int argc, char **argv)
     rc = cli_load_census(path, (unsigned)limit, &c);
     if (rc)
         return rc;
-    hs_error err;
-    hs_output *o = hs_output_open(output, &err);
-    if (!o) {
-        cli_errorf("%s", err.message);
-        hs_census_free(c);
-        return EXIT_IO;
-    }
-    int st = hs_render_csv(c, hs_output_sink(o), layout);
+    rc = cli_write_output("csv", c, output, render_csv, &layout, path,
+                          "no heap profile in this log (run the program "
+                          "with +RTS -hc -l, or another -h option)");
     hs_census_free(c);
-    if (st == HS_ERR_NO_DATA) {
-        hs_output_abort(o);
-        cli_errorf("%s: no heap profile in this log (run the program with "
-                   "+RTS -hc -l, or another -h option)",
-                   strcmp(path, "-") ? path : "<stdin>");
-        return EXIT_NO_DATA;
-    }
-    if (st) {
-        hs_output_abort(o);
-        cli_errorf("csv: cannot write %s: %s",
-                   output ? output : "standard output", hs_strerror(st));
-        return cli_exit_code(st);
-    }
-    if (hs_output_commit(o, &err) != HS_OK) {
-        cli_errorf("%s", err.message);
-        return EXIT_IO;
-    }
-    return EXIT_OK;
+    return rc;
 }

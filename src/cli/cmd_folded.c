@@ -45,6 +45,11 @@ static const cli_opt opts[] = {
     {0, 0, 0, 0},
 };
 
+static int render_folded(const hs_census *c, hs_sink *out, const void *arg)
+{
+    return hs_render_folded(c, out, arg);
+}
+
 int cmd_folded(int argc, char **argv)
 {
     cli_parsed p;
@@ -120,36 +125,12 @@ int cmd_folded(int argc, char **argv)
     rc = cli_load_census(path, (unsigned)limit, &c);
     if (rc)
         return rc;
-    hs_error err;
-    hs_output *o = hs_output_open(output, &err);
-    if (!o) {
-        cli_errorf("%s", err.message);
-        hs_census_free(c);
-        return EXIT_IO;
-    }
-    int st = hs_render_folded(c, hs_output_sink(o), &fo);
+    rc = cli_write_output(
+        "folded", c, output, render_folded, &fo, path,
+        fo.source == HS_FOLDED_TIME
+            ? "no time profile in this log (run the program with +RTS -p -l)"
+            : "no heap profile in this log (run the program with +RTS -hc "
+              "-l, or use --source time for a time profile)");
     hs_census_free(c);
-    if (st == HS_ERR_NO_DATA) {
-        hs_output_abort(o);
-        const char *name = strcmp(path, "-") ? path : "<stdin>";
-        if (fo.source == HS_FOLDED_TIME)
-            cli_errorf("%s: no time profile in this log (run the program "
-                       "with +RTS -p -l)", name);
-        else
-            cli_errorf("%s: no heap profile in this log (run the program "
-                       "with +RTS -hc -l, or use --source time for a time "
-                       "profile)", name);
-        return EXIT_NO_DATA;
-    }
-    if (st) {
-        hs_output_abort(o);
-        cli_errorf("folded: cannot write %s: %s",
-                   output ? output : "standard output", hs_strerror(st));
-        return cli_exit_code(st);
-    }
-    if (hs_output_commit(o, &err) != HS_OK) {
-        cli_errorf("%s", err.message);
-        return EXIT_IO;
-    }
-    return EXIT_OK;
+    return rc;
 }

@@ -104,8 +104,9 @@ static void human_bytes(char *buf, size_t n, double v)
 
 typedef enum what { W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED } what;
 
-static int render_one(const hs_census *c, what w, hs_sink *out)
+static int render_one(const hs_census *c, hs_sink *out, const void *arg)
 {
+    what w = *(const what *)arg;
     hs_chart_options co;
     hs_folded_options fo = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
     switch (w) {
@@ -135,21 +136,10 @@ static int write_one(const hs_census *c, what w, const char *path,
         cli_warnf("%s: not written: it is the input (use -d DIR)", path);
         return EXIT_OK;
     }
-    hs_error err;
-    hs_output *o = hs_output_open(path, &err);
-    if (!o)
-        return cli_report(path, &err);
-    int rs = render_one(c, w, hs_output_sink(o));
-    if (rs != HS_OK) {
-        hs_output_abort(o);
-        if (rs == HS_ERR_IO)
-            cli_errorf("%s: cannot write it", path);
-        else
-            cli_errorf("%s: %s", path, hs_strerror(rs));
-        return cli_exit_code(rs);
-    }
-    if (hs_output_commit(o, &err) != HS_OK)
-        return cli_report(path, &err);
+    int rc = cli_write_output("report", c, path, render_one, &w, path,
+                              "nothing to write");
+    if (rc)
+        return rc;
     char size[32] = "";
     if (stat(path, &st) == 0)
         human_bytes(size, sizeof size, (double)st.st_size);

@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,5 +38,36 @@ int cli_load_census(const char *path, unsigned name_limit, hs_census **out)
     if (st == HS_TRUNCATED)
         cli_report(path, &err);
     *out = c;
+    return EXIT_OK;
+}
+
+int cli_write_output(const char *cmd, const hs_census *c, const char *output,
+                     cli_render_fn fn, const void *arg, const char *input,
+                     const char *no_data)
+{
+    hs_error err;
+    hs_output *o = hs_output_open(output, &err);
+    if (!o) {
+        cli_errorf("%s", err.message);
+        return EXIT_IO;
+    }
+    int st = fn(c, hs_output_sink(o), arg);
+    if (st != HS_OK) {
+        hs_output_abort(o);
+        const char *out = output && strcmp(output, "-") ? output
+                                                        : "standard output";
+        if (st == HS_ERR_NO_DATA)
+            cli_errorf("%s: %s", strcmp(input, "-") ? input : "<stdin>",
+                       no_data);
+        else if (st == HS_ERR_IO)
+            cli_errorf("%s: cannot write %s: %s", cmd, out, strerror(errno));
+        else
+            cli_errorf("%s: cannot write %s: %s", cmd, out, hs_strerror(st));
+        return cli_exit_code(st);
+    }
+    if (hs_output_commit(o, &err) != HS_OK) {
+        cli_errorf("%s", err.message);
+        return EXIT_IO;
+    }
     return EXIT_OK;
 }
