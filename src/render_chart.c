@@ -67,8 +67,8 @@ static const uint32_t palette[] = {
 typedef struct band_stat {
     double integral; /* byte-seconds */
     double peak;
-    double sum, sumsq; /* over all samples, absent = 0, for the spread */
-    bool excluded;     /* dropped by --include / --exclude */
+    double stddev;   /* over all samples, absent = 0 */
+    bool excluded;   /* dropped by --include / --exclude */
 } band_stat;
 
 /* One drawn series: a band, or OTHER. */
@@ -333,51 +333,28 @@ static double sample_seconds(const chart *ch, size_t i)
     return hs_census_sample_time(ch->c, i) / 1e9;
 }
 
-/*
- * Byte-seconds by the trapezoid rule: sample i stands for half the time to
- * each neighbour. A lone sample counts one second so that ranking still
- * works.
- */
-static double sample_weight(const chart *ch, size_t i)
-{
-    size_t n = ch->nsamples;
-    if (n < 2)
-        return 1;
-    double prev = i > 0 ? sample_seconds(ch, i - 1) : sample_seconds(ch, i);
-    double next = i + 1 < n ? sample_seconds(ch, i + 1) : sample_seconds(ch, i);
-    return (next - prev) / 2;
-}
-
 static int gather_band_stats(chart *ch)
 {
     ch->bands = calloc(ch->nbands ? ch->nbands : 1, sizeof *ch->bands);
-    if (!ch->bands)
+    hs_band_stats *st = calloc(ch->nbands ? ch->nbands : 1, sizeof *st);
+    if (!ch->bands || !st || hs_census_band_stats(ch->c, st) != HS_OK) {
+        free(st);
         return HS_ERR_NOMEM;
+    }
     for (size_t b = 0; b < ch->nbands; b++) {
         const char *name = hs_census_band_name(ch->c, b);
-        ch->bands[b].excluded = band_filtered_out(ch->opt, name ? name : "");
+        band_stat *bs = &ch->bands[b];
+        bs->excluded = band_filtered_out(ch->opt, name ? name : "");
+        bs->integral = st[b].byte_seconds;
+        bs->peak = (double)st[b].peak_bytes;
+        bs->stddev = st[b].stddev_bytes;
+        ch->integral_total += st[b].byte_seconds;
     }
-    for (size_t i = 0; i < ch->nsamples; i++) {
-        const hs_census_entry *e;
-        size_t n = hs_census_sample_entries(ch->c, i, &e);
-        double wgt = sample_weight(ch, i);
-        for (size_t k = 0; k < n; k++) {
-            if (e[k].band >= ch->nbands)
-                continue;
-            band_stat *bs = &ch->bands[e[k].band];
-            double v = (double)e[k].bytes;
-            bs->integral += v * wgt;
-            bs->sum += v;
-            bs->sumsq += v * v;
-            if (v > bs->peak)
-                bs->peak = v;
-            ch->integral_total += v * wgt;
-        }
-        double tot = (double)hs_census_sample_total(ch->c, i);
-        if (tot > ch->peak_total || i == 0) {
-            ch->peak_total = tot;
-            ch->peak_time = hs_census_sample_time(ch->c, i);
-        }
+    free(st);
+    size_t peak = hs_census_peak_sample(ch->c);
+    if (peak != SIZE_MAX) {
+        ch->peak_total = (double)hs_census_sample_total(ch->c, peak);
+        ch->peak_time = hs_census_sample_time(ch->c, peak);
     }
     return HS_OK;
 }
@@ -453,7 +430,6 @@ static int choose_series(chart *ch)
         free(r);
         return HS_ERR_NOMEM;
     }
-    double ns = ch->nsamples ? (double)ch->nsamples : 1;
     unsigned used[NSTYLES] = {0};
     for (size_t i = 0; i < shown; i++) {
         const band_stat *bs = &ch->bands[r[i].band];
@@ -466,8 +442,7 @@ static int choose_series(chart *ch)
         s->band = r[i].band;
         s->members = 1;
         s->integral = bs->integral;
-        double mean = bs->sum / ns, var = bs->sumsq / ns - mean * mean;
-        s->stddev = var > 0 ? sqrt(var) : 0;
+        s->stddev = bs->stddev;
         band_style(r[i].name, used, &s->colour, &s->hatched);
     }
     switch (ch->opt->sort) {

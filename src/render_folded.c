@@ -4,7 +4,7 @@
  *
  * Heap (-hc): one line per cost-centre stack, frames "Module.label",
  * weighted by its bytes at the sample with the largest total (peak), its
- * byte-seconds over the run (integral, trapezoids between samples) or its
+ * byte-seconds over the run (integral, hs_census_band_stats) or its
  * bytes at the last sample. Other breakdowns: one frame per band.
  * Time: one line per stack, weighted by its ticks; optionally under a
  * "cap N" root frame.
@@ -147,24 +147,18 @@ static int heap_weights(struct folded *f, const hs_census *c,
     if (!w)
         return HS_ERR_NOMEM;
     if (ns && weight == HS_WEIGHT_INTEGRAL) {
-        /* Trapezoids: a band absent from a sample has 0 bytes there. */
-        for (size_t s = 0; s + 1 < ns; s++) {
-            double dt = (double)(hs_census_sample_time(c, s + 1) -
-                                 hs_census_sample_time(c, s)) / 1e9;
-            for (size_t side = 0; side < 2; side++) {
-                const hs_census_entry *e;
-                size_t ne = hs_census_sample_entries(c, s + side, &e);
-                for (size_t k = 0; k < ne; k++)
-                    w[e[k].band] += (double)e[k].bytes * dt / 2;
-            }
+        hs_band_stats *st = calloc(nb ? nb : 1, sizeof *st);
+        if (!st || hs_census_band_stats(c, st) != HS_OK) {
+            free(st);
+            free(w);
+            return HS_ERR_NOMEM;
         }
+        for (size_t b = 0; b < nb; b++)
+            w[b] = st[b].byte_seconds;
+        free(st);
     } else if (ns) {
-        size_t pick = ns - 1;
-        if (weight == HS_WEIGHT_PEAK)
-            for (size_t s = 0; s < ns; s++)
-                if (hs_census_sample_total(c, s) >
-                    hs_census_sample_total(c, pick))
-                    pick = s;
+        size_t pick = weight == HS_WEIGHT_PEAK ? hs_census_peak_sample(c)
+                                               : ns - 1;
         const hs_census_entry *e;
         size_t ne = hs_census_sample_entries(c, pick, &e);
         for (size_t k = 0; k < ne; k++)

@@ -243,6 +243,66 @@ static void test_undefined_cost_centre(void)
     evw_free(&w);
 }
 
+/* Band figures by hand: samples at 1 s, 2 s and 4 s stand for 0.5 s,
+ * 1.5 s and 1 s (half the time to each neighbour). */
+static void test_band_stats(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 4);
+    evw_sample_begin(&w, 1000000000, 0);
+    evw_sample_string(&w, 1000000001, 100, "A");
+    evw_sample_end(&w, 1000000002, 0);
+    evw_sample_begin(&w, 2000000000, 1);
+    evw_sample_string(&w, 2000000001, 300, "A");
+    evw_sample_string(&w, 2000000002, 200, "B");
+    evw_sample_end(&w, 2000000003, 1);
+    evw_sample_begin(&w, 4000000000, 2);
+    evw_sample_string(&w, 4000000001, 400, "B");
+    evw_sample_end(&w, 4000000002, 2);
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    long a = band_named(c, "A"), b = band_named(c, "B");
+    CU_ASSERT_FATAL(a >= 0 && b >= 0);
+    hs_band_stats st[2];
+    CU_ASSERT_EQUAL_FATAL(hs_census_band_count(c), 2);
+    CU_ASSERT_EQUAL(hs_census_band_stats(c, st), HS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(st[a].byte_seconds, 500.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(st[b].byte_seconds, 700.0, 1e-6);
+    CU_ASSERT_EQUAL(st[a].peak_bytes, 300);
+    CU_ASSERT_EQUAL(st[a].peak_time_ns, 2000000000u);
+    CU_ASSERT_EQUAL(st[b].peak_bytes, 400);
+    CU_ASSERT_EQUAL(st[b].peak_time_ns, 4000000000u);
+    CU_ASSERT_DOUBLE_EQUAL(st[a].mean_bytes, 400.0 / 3, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(st[a].stddev_bytes, 124.7219, 1e-3);
+    CU_ASSERT_EQUAL(hs_census_peak_sample(c), 1);
+    hs_census_free(c);
+    evw_free(&w);
+
+    /* One sample counts one second; no sample has no peak. */
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 4);
+    evw_sample_begin(&w, 5, 0);
+    evw_sample_string(&w, 6, 10, "A");
+    evw_sample_end(&w, 7, 0);
+    evw_data_end(&w);
+    c = census_of(&w);
+    CU_ASSERT_EQUAL(hs_census_band_stats(c, st), HS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(st[0].byte_seconds, 10.0, 1e-9);
+    hs_census_free(c);
+    evw_free(&w);
+    c = hs_census_new();
+    CU_ASSERT_EQUAL(hs_census_finish(c, true), HS_OK);
+    CU_ASSERT_EQUAL(hs_census_peak_sample(c), SIZE_MAX);
+    hs_census_free(c);
+}
+
 static void test_string_breakdowns(void)
 {
     evw w;
@@ -787,6 +847,7 @@ int main(void)
     CU_add_test(s, "-hc names, -L, repeated and zero bands", test_hc_names);
     CU_add_test(s, "undefined cost centre", test_undefined_cost_centre);
     CU_add_test(s, "string breakdowns", test_string_breakdowns);
+    CU_add_test(s, "band figures and the peak sample", test_band_stats);
     CU_add_test(s, "no SAMPLE_END (GHC 8.4)", test_no_sample_end);
     CU_add_test(s, "-hb placed by sample time", test_biographical_order);
     CU_add_test(s, "-hi through IPE records", test_ipe_resolution);

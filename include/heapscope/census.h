@@ -190,6 +190,28 @@ HS_API size_t hs_census_sample_entries(const hs_census *c, size_t i,
 /* Sum of the bytes of sample i. */
 HS_API uint64_t hs_census_sample_total(const hs_census *c, size_t i);
 
+/* The index of the sample with the largest total (the first of equals),
+ * or SIZE_MAX when there are no samples. */
+HS_API size_t hs_census_peak_sample(const hs_census *c);
+
+/* Figures of one band over the whole census. */
+typedef struct hs_band_stats {
+    uint64_t peak_bytes;    /* its largest bytes in one sample */
+    uint64_t peak_time_ns;  /* when that was (the first such sample) */
+    double byte_seconds;    /* integral over time, see below */
+    double mean_bytes;      /* over all samples, absent counting as 0 */
+    double stddev_bytes;    /* likewise */
+} hs_band_stats;
+
+/*
+ * Fills out[0 .. hs_census_band_count(c)), which the caller allocates.
+ * byte_seconds follows the trapezoid rule between consecutive samples, a
+ * band absent from a sample having 0 bytes there; a census of a single
+ * sample counts it as lasting one second, so that bands still rank by size.
+ * Returns HS_OK, or HS_ERR_NOMEM.
+ */
+HS_API int hs_census_band_stats(const hs_census *c, hs_band_stats *out);
+
 /* --- markers and heap lines ------------------------------------------ */
 
 HS_API size_t hs_census_marker_count(const hs_census *c);

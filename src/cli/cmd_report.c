@@ -148,7 +148,7 @@ static int write_one(const hs_census *c, what w, const char *path,
 }
 
 /* The summary line: peak, when, and the band with the most byte-seconds
- * (the chart's ranking, trapezoid rule). */
+ * (the chart's ranking). */
 static void print_summary(const hs_census *c, const char *name)
 {
     size_t n = hs_census_sample_count(c), nb = hs_census_band_count(c);
@@ -157,49 +157,28 @@ static void print_summary(const hs_census *c, const char *name)
                hs_census_tprof_count(c));
         return;
     }
-    double *integral = calloc(nb ? nb : 1, sizeof *integral);
-    double *peak = calloc(nb ? nb : 1, sizeof *peak);
-    double best = -1, total_int = 0;
-    uint64_t best_t = 0;
-    for (size_t i = 0; i < n; i++) {
-        double tot = (double)hs_census_sample_total(c, i);
-        if (tot > best) {
-            best = tot;
-            best_t = hs_census_sample_time(c, i);
-        }
-        if (!integral || !peak)
-            continue;
-        double prev = hs_census_sample_time(c, i ? i - 1 : i) / 1e9;
-        double next = hs_census_sample_time(c, i + 1 < n ? i + 1 : i) / 1e9;
-        double w = n < 2 ? 1 : (next - prev) / 2;
-        const hs_census_entry *e;
-        size_t ne = hs_census_sample_entries(c, i, &e);
-        for (size_t k = 0; k < ne; k++) {
-            if (e[k].band >= nb)
-                continue;
-            integral[e[k].band] += (double)e[k].bytes * w;
-            total_int += (double)e[k].bytes * w;
-            if ((double)e[k].bytes > peak[e[k].band])
-                peak[e[k].band] = (double)e[k].bytes;
-        }
-    }
-    size_t top = SIZE_MAX;
-    for (size_t b = 0; integral && b < nb; b++)
-        if (top == SIZE_MAX || integral[b] > integral[top])
-            top = b;
+    hs_band_stats *st = calloc(nb ? nb : 1, sizeof *st);
+    size_t peak = hs_census_peak_sample(c);
     char pk[32];
-    human_bytes(pk, sizeof pk, best);
-    printf("%s: peak heap %s at %.2f s", name, pk, best_t / 1e9);
-    if (top != SIZE_MAX) {
+    human_bytes(pk, sizeof pk, (double)hs_census_sample_total(c, peak));
+    printf("%s: peak heap %s at %.2f s", name, pk,
+           hs_census_sample_time(c, peak) / 1e9);
+    if (st && hs_census_band_stats(c, st) == HS_OK && nb) {
+        size_t top = 0;
+        double total = 0;
+        for (size_t b = 0; b < nb; b++) {
+            total += st[b].byte_seconds;
+            if (st[b].byte_seconds > st[top].byte_seconds)
+                top = b;
+        }
         char bp[32];
-        human_bytes(bp, sizeof bp, peak[top]);
+        human_bytes(bp, sizeof bp, (double)st[top].peak_bytes);
         printf("; largest band %s (peak %s, %.0f%% of byte-seconds)",
                hs_census_band_name(c, top), bp,
-               total_int > 0 ? 100 * integral[top] / total_int : 0.0);
+               total > 0 ? 100 * st[top].byte_seconds / total : 0.0);
     }
     putchar('\n');
-    free(integral);
-    free(peak);
+    free(st);
 }
 
 int cmd_report(int argc, char **argv)
