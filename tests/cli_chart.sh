@@ -169,6 +169,49 @@ for ext in svg pdf hp csv folded; do
 done
 check "report: svg parses" xml_ok "$TMP/rep/small.svg"
 check "report: summary line" has "$out" "small: peak heap 5.38 KiB at 0.50 s; largest band Int"
+# the HTML page: every band in the table, the chart inline, links, no
+# template key left, markup in names escaped
+html=$TMP/rep/small.html
+check "report: small.html written" test -s "$html"
+check "report: lists small.html" has "$out" "wrote $html"
+page=$(cat "$html" 2>/dev/null)
+for band in 'Int' '[]' 'Char'; do
+    check "report page: band $band in the table" has "$page" "<td class=\"band\">$band</td>"
+done
+check "report page: chart inline" has "$page" "<svg xmlns="
+check "report page: no XML declaration inside" test "$(grep -c '<?xml' "$html")" = 0
+check "report page: links the csv" has "$page" '<a href="small.csv">'
+check "report page: no template key left" test "$(grep -c '{{' "$html")" = 0
+check "report page: title" has "$page" "<title>small +RTS -hy</title>"
+if command -v python3 >/dev/null; then
+    check "report page: tags balance" python3 - "$html" <<'PY'
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    void = {"meta", "br", "img", "input", "link", "hr"}
+    def __init__(s):
+        super().__init__(); s.stack = []; s.bad = False
+    def handle_starttag(s, t, a):
+        if t not in s.void: s.stack.append(t)
+    def handle_startendtag(s, t, a): pass
+    def handle_endtag(s, t):
+        if t in s.void: return
+        if not s.stack or s.stack.pop() != t: s.bad = True
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read())
+sys.exit(1 if p.bad or p.stack else 0)
+PY
+fi
+odd=$TMP/odd.hp
+{
+    printf 'JOB "odd"\nDATE "Sun Nov 22 00:00 2026"\n'
+    printf 'SAMPLE_UNIT "seconds"\nVALUE_UNIT "bytes"\n'
+    printf 'BEGIN_SAMPLE 0.1\nMap <k> & "v"\t100\nEND_SAMPLE 0.1\n'
+    printf 'BEGIN_SAMPLE 0.2\nMap <k> & "v"\t200\nEND_SAMPLE 0.2\n'
+} >"$odd"
+run report "$odd" -d "$TMP/rep3"
+check "report odd names: exit 0 ($err)" same "$rc" 0
+page=$(cat "$TMP/rep3/odd.html" 2>/dev/null)
+check "report page: names escaped" has "$page" '<td class="band">Map &lt;k&gt; &amp; &quot;v&quot;</td>'
 # beside its input: never overwrites it
 cp "$hp" "$TMP/rep/small.hp"
 before=$(cksum <"$TMP/rep/small.hp")

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+
+#include "report_html.h"
 
 static const char help[] =
     "usage: heapscope report [-d DIR] FILE\n"
@@ -21,6 +24,8 @@ static const char help[] =
     "  NAME.csv             the census, one row per band per sample\n"
     "  NAME.folded          heap folded stacks, bytes at the peak\n"
     "  NAME.time.folded     time-profile folded stacks, when the log has them\n"
+    "  NAME.html            one page to open in a browser: the chart, every\n"
+    "                       band with its peak and share, the run, the files\n"
     "then prints each file written and a summary: the heap's peak, when it\n"
     "happened, and the largest band. A file that would replace FILE itself is\n"
     "not written.\n"
@@ -127,8 +132,8 @@ static int render_one(const hs_census *c, hs_sink *out, const void *arg)
 
 /* Writes one output atomically; prints what was written. Returns an exit
  * code. */
-static int write_one(const hs_census *c, what w, const char *path,
-                     const struct stat *input)
+static int write_one(const hs_census *c, cli_render_fn fn, const void *arg,
+                     const char *path, const struct stat *input)
 {
     struct stat st;
     if (input && stat(path, &st) == 0 && st.st_dev == input->st_dev &&
@@ -136,7 +141,7 @@ static int write_one(const hs_census *c, what w, const char *path,
         cli_warnf("%s: not written: it is the input (use -d DIR)", path);
         return EXIT_OK;
     }
-    int rc = cli_write_output("report", c, path, render_one, &w, path,
+    int rc = cli_write_output("report", c, path, fn, arg, path,
                               "nothing to write");
     if (rc)
         return rc;
@@ -145,6 +150,238 @@ static int write_one(const hs_census *c, what w, const char *path,
         human_bytes(size, sizeof size, (double)st.st_size);
     printf("wrote %s (%s)\n", path, size);
     return EXIT_OK;
+}
+
+/* --- the HTML page (templates/report.html) ---------------------------- */
+
+static int put_html(hs_sink *o, const char *s, size_t n)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *rep = NULL;
+        switch (s[i]) {
+        case '&': rep = "&amp;"; break;
+        case '<': rep = "&lt;"; break;
+        case '>': rep = "&gt;"; break;
+        case '"': rep = "&quot;"; break;
+        default: continue;
+        }
+        if (hs_sink_write(o, s + start, i - start) ||
+            hs_sink_write(o, rep, strlen(rep)))
+            return HS_ERR_IO;
+        start = i + 1;
+    }
+    return hs_sink_write(o, s + start, n - start);
+}
+
+static int put_htmls(hs_sink *o, const char *s)
+{
+    return put_html(o, s ? s : "", s ? strlen(s) : 0);
+}
+
+typedef struct page {
+    const hs_census *c;
+    const char *input;
+    const char *title;
+    char *const *files; /* written files, base names */
+    size_t nfiles;
+} page;
+
+static int page_subtitle(hs_sink *o, const page *pg)
+{
+    const hs_census_info *in = hs_census_get_info(pg->c);
+    size_t n = hs_census_sample_count(pg->c);
+    size_t peak = hs_census_peak_sample(pg->c);
+    char pk[32];
+    human_bytes(pk, sizeof pk, (double)hs_census_sample_total(pg->c, peak));
+    return hs_sink_printf(o, "-%s, by %s &middot; %zu samples &middot; %.3f s "
+                          "&middot; peak %s at %.3f s",
+                          hs_breakdown_flag(in->breakdown),
+                          hs_breakdown_name(in->breakdown), n,
+                          hs_census_sample_time(pg->c, n - 1) / 1e9, pk,
+                          hs_census_sample_time(pg->c, peak) / 1e9);
+}
+
+static int page_chart(hs_sink *o, const page *pg)
+{
+    hs_membuf m = {0};
+    hs_sink ms = hs_membuf_sink(&m);
+    hs_chart_options co;
+    hs_chart_options_init(&co);
+    co.format = HS_CHART_SVG;
+    int st = hs_render_chart(pg->c, &ms, &co);
+    if (st == HS_OK) {
+        /* Inline SVG takes no XML declaration. */
+        const char *svg = m.data ? m.data : "";
+        if (strncmp(svg, "<?xml", 5) == 0) {
+            const char *nl = strchr(svg, '\n');
+            svg = nl ? nl + 1 : svg + strlen(svg);
+        }
+        st = hs_sink_write(o, svg, strlen(svg));
+    }
+    hs_membuf_free(&m);
+    return st;
+}
+
+/* Rows of the bands table, largest byte-seconds first; very many bands
+ * are cut with a closing row saying how many were left out. */
+#define PAGE_MAX_BANDS 500
+
+static const hs_band_stats *sort_stats;
+
+static int by_byte_seconds(const void *a, const void *b)
+{
+    double x = sort_stats[*(const size_t *)a].byte_seconds;
+    double y = sort_stats[*(const size_t *)b].byte_seconds;
+    return x > y ? -1 : x < y;
+}
+
+static int page_bands(hs_sink *o, const page *pg)
+{
+    size_t nb = hs_census_band_count(pg->c);
+    hs_band_stats *st = calloc(nb ? nb : 1, sizeof *st);
+    size_t *order = calloc(nb ? nb : 1, sizeof *order);
+    if (!st || !order || hs_census_band_stats(pg->c, st) != HS_OK) {
+        free(st);
+        free(order);
+        return HS_ERR_NOMEM;
+    }
+    double total = 0, top = 0;
+    for (size_t b = 0; b < nb; b++) {
+        order[b] = b;
+        total += st[b].byte_seconds;
+        if (st[b].byte_seconds > top)
+            top = st[b].byte_seconds;
+    }
+    sort_stats = st;
+    qsort(order, nb, sizeof *order, by_byte_seconds);
+    int rc = HS_OK;
+    for (size_t i = 0; i < nb && i < PAGE_MAX_BANDS && rc == HS_OK; i++) {
+        const hs_band_stats *b = &st[order[i]];
+        char pk[32];
+        human_bytes(pk, sizeof pk, (double)b->peak_bytes);
+        double share = total > 0 ? 100 * b->byte_seconds / total : 0;
+        rc = hs_sink_printf(o, "<tr><td class=\"n\">%zu</td><td class=\"band\">",
+                            i + 1);
+        if (!rc)
+            rc = put_htmls(o, hs_census_band_name(pg->c, order[i]));
+        if (!rc)
+            rc = hs_sink_printf(
+                o, "</td><td class=\"n\">%s</td><td class=\"n\">%.3f s</td>"
+                   "<td class=\"n\"><span class=\"bar\" style=\"width:%.0fpx\">"
+                   "</span>%.1f%%</td></tr>\n",
+                pk, b->peak_time_ns / 1e9,
+                top > 0 ? 120 * b->byte_seconds / top : 0, share);
+    }
+    if (rc == HS_OK && nb > PAGE_MAX_BANDS)
+        rc = hs_sink_printf(o, "<tr><td></td><td colspan=\"4\">and %zu "
+                            "smaller bands (all of them are in the CSV)"
+                            "</td></tr>\n", nb - PAGE_MAX_BANDS);
+    free(st);
+    free(order);
+    return rc;
+}
+
+static int page_item(hs_sink *o, const char *key, const char *value)
+{
+    if (!value || !*value)
+        return HS_OK;
+    if (hs_sink_printf(o, "<dt>%s</dt><dd>", key))
+        return HS_ERR_IO;
+    if (put_htmls(o, value))
+        return HS_ERR_IO;
+    return hs_sink_printf(o, "</dd>\n");
+}
+
+static int page_run(hs_sink *o, const page *pg)
+{
+    const hs_census_info *in = hs_census_get_info(pg->c);
+    char buf[128];
+    int rc = page_item(o, "command line", in->job);
+    if (!rc)
+        rc = page_item(o, "runtime", in->rts_identifier);
+    if (!rc && in->has_wall_clock) {
+        time_t t = (time_t)in->wall_clock_sec;
+        struct tm tm;
+        strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC",
+                 gmtime_r(&t, &tm));
+        rc = page_item(o, "started", buf);
+    } else if (!rc) {
+        rc = page_item(o, "date", in->date);
+    }
+    if (!rc && in->sample_period_ns) {
+        snprintf(buf, sizeof buf, "every %.3f s",
+                 in->sample_period_ns / 1e9);
+        rc = page_item(o, "heap sampling", buf);
+    }
+    if (!rc) {
+        snprintf(buf, sizeof buf, "%zu", hs_census_band_count(pg->c));
+        rc = page_item(o, "bands", buf);
+    }
+    if (!rc && hs_census_marker_count(pg->c)) {
+        snprintf(buf, sizeof buf, "%zu", hs_census_marker_count(pg->c));
+        rc = page_item(o, "markers", buf);
+    }
+    if (!rc && in->source == HS_SOURCE_EVENTLOG)
+        rc = page_item(o, "log complete", in->complete
+                       ? "yes" : "no: it stops without its data-end marker");
+    return rc;
+}
+
+static int page_files(hs_sink *o, const page *pg)
+{
+    for (size_t i = 0; i < pg->nfiles; i++) {
+        if (hs_sink_printf(o, "<li><a href=\""))
+            return HS_ERR_IO;
+        if (put_htmls(o, pg->files[i]) || hs_sink_printf(o, "\">") ||
+            put_htmls(o, pg->files[i]) || hs_sink_printf(o, "</a></li>\n"))
+            return HS_ERR_IO;
+    }
+    return HS_OK;
+}
+
+/* Fills the template: every {{name}} is replaced; text outside is copied. */
+static int render_page(const hs_census *c, hs_sink *o, const void *arg)
+{
+    const page *pg = arg;
+    const char *t = report_html_template;
+    (void)c;
+    for (;;) {
+        const char *open = strstr(t, "{{");
+        if (!open)
+            return hs_sink_write(o, t, strlen(t));
+        if (hs_sink_write(o, t, (size_t)(open - t)))
+            return HS_ERR_IO;
+        const char *close = strstr(open, "}}");
+        if (!close)
+            return HS_ERR_INVALID;
+        size_t n = (size_t)(close - open - 2);
+        const char *k = open + 2;
+        int rc;
+#define KEY(s) (n == sizeof(s) - 1 && memcmp(k, s, n) == 0)
+        if (KEY("title"))
+            rc = put_htmls(o, pg->title);
+        else if (KEY("subtitle"))
+            rc = page_subtitle(o, pg);
+        else if (KEY("chart"))
+            rc = page_chart(o, pg);
+        else if (KEY("bands"))
+            rc = page_bands(o, pg);
+        else if (KEY("run"))
+            rc = page_run(o, pg);
+        else if (KEY("files"))
+            rc = page_files(o, pg);
+        else if (KEY("version"))
+            rc = put_htmls(o, HS_VERSION_STRING);
+        else if (KEY("input"))
+            rc = put_htmls(o, pg->input);
+        else
+            rc = HS_ERR_INVALID; /* a template the program does not know */
+#undef KEY
+        if (rc)
+            return rc;
+        t = close + 2;
+    }
 }
 
 /* The summary line: peak, when, and the band with the most byte-seconds
@@ -250,6 +487,8 @@ int cmd_report(int argc, char **argv)
         {W_FOLDED, ".folded", true}, {W_TFOLDED, ".time.folded", false},
     };
     int rc = EXIT_OK;
+    char *written[sizeof outs / sizeof outs[0]];
+    size_t nwritten = 0;
     for (size_t i = 0; i < sizeof outs / sizeof outs[0] && rc == EXIT_OK;
          i++) {
         if (outs[i].heap ? !heap : !tprof)
@@ -268,9 +507,33 @@ int cmd_report(int argc, char **argv)
             break;
         }
         snprintf(path, n, "%s/%s%s", dir, base, outs[i].ext);
-        rc = write_one(c, outs[i].w, path, have_in_st ? &in_st : NULL);
+        rc = write_one(c, render_one, &outs[i].w, path,
+                       have_in_st ? &in_st : NULL);
         free(path);
+        if (rc == EXIT_OK) {
+            size_t k = strlen(base) + strlen(outs[i].ext) + 1;
+            if (!(written[nwritten] = malloc(k)))
+                rc = EXIT_INTERNAL;
+            else
+                snprintf(written[nwritten++], k, "%s%s", base, outs[i].ext);
+        }
     }
+    if (rc == EXIT_OK && heap && hs_chart_available()) {
+        const hs_census_info *info = hs_census_get_info(c);
+        page pg = {c, shown, info->job ? info->job : base, written, nwritten};
+        size_t n = strlen(dir) + strlen(base) + 7;
+        char *path = malloc(n);
+        if (!path) {
+            rc = EXIT_INTERNAL;
+        } else {
+            snprintf(path, n, "%s/%s.html", dir, base);
+            rc = write_one(c, render_page, &pg, path,
+                           have_in_st ? &in_st : NULL);
+            free(path);
+        }
+    }
+    for (size_t i = 0; i < nwritten; i++)
+        free(written[i]);
     if (rc == EXIT_OK)
         print_summary(c, base);
     free(base);
