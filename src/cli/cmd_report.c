@@ -198,7 +198,9 @@ static int page_subtitle(hs_sink *o, const page *pg)
                           "&middot; peak %s at %.3f s",
                           hs_breakdown_flag(in->breakdown),
                           hs_breakdown_name(in->breakdown), n,
-                          hs_census_sample_time(pg->c, n - 1) / 1e9, pk,
+                          (in->end_time_ns ? in->end_time_ns
+                                           : hs_census_sample_time(pg->c, n - 1))
+                              / 1e9, pk,
                           hs_census_sample_time(pg->c, peak) / 1e9);
 }
 
