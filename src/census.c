@@ -780,187 +780,7 @@ static int add_marker(hs_census *c, const hs_event *ev)
 }
 
 /* Tags the census reads; everything else costs one table lookup. */
-static bool wanted(uint16_t tag)
-{
-    return tag < 256 && hs__census_tags[tag];
-}
-
-static int malformed(hs_census *c, const hs_event *ev, const char *what)
-{
-    memset(&c->err, 0, sizeof c->err);
-    c->err.code = HS_ERR_MALFORMED_EVENT;
-    c->err.offset = ev->offset;
-    c->err.event_index = ev->index;
-    snprintf(c->err.message, sizeof c->err.message,
-             "%s: %s within the event's %zu bytes", hs_event_name(ev->tag),
-             what, ev->payload_len);
-    c->error = HS_ERR_MALFORMED_EVENT;
-    return c->error;
-}
-
-/* A NUL-terminated string at *p; lenient: a missing NUL ends it at end. */
-static bool take_str(const uint8_t **p, const uint8_t *end, hs_str *out,
-                     bool lenient)
-{
-    *out = (hs_str){"", 0};
-    if (*p >= end)
-        return lenient;
-    const uint8_t *nul = memchr(*p, 0, (size_t)(end - *p));
-    if (!nul && !lenient)
-        return false;
-    if (!nul)
-        nul = end;
-    *out = (hs_str){(const char *)*p, (size_t)(nul - *p)};
-    *p = nul < end ? nul + 1 : nul;
-    return true;
-}
-
-/* The rest of a payload as text, without a trailing NUL. */
-static hs_str rest(const uint8_t *p, const uint8_t *end)
-{
-    hs_str s = {(const char *)p, (size_t)(end - p)};
-    if (s.len && s.ptr[s.len - 1] == 0)
-        s.len--;
-    return s;
-}
-
-/*
- * Decodes the payload of an event the reader only framed (decoding off,
- * which is how hs_census_load_fd runs: decoding every scheduler event
- * would cost more than the whole census). Layouts and leniency follow the
- * reader's. Returns 1 when the payload is shorter than any layout (the
- * event is ignored, as the reader leaves such events undecoded), 0 when
- * *d is filled, or an error.
- */
-static int decode_raw(hs_census *c, const hs_event *ev, hs_event *d)
-{
-    static const struct { uint16_t tag, min; } mins[] = {
-        {29, 4}, {30, 4}, {43, 16}, {50, 12}, {51, 12}, {91, 12},
-        {58, 0}, {160, 13}, {161, 4}, {162, 8}, {165, 8}, {166, 16},
-        {168, 8}, {169, 8}};
-    const uint8_t *p = ev->payload, *end = p + ev->payload_len;
-    for (size_t i = 0; i < sizeof mins / sizeof mins[0]; i++)
-        if (mins[i].tag == ev->tag && ev->payload_len < mins[i].min)
-            return 1;
-    *d = *ev;
-    d->known = true;
-    switch (ev->tag) {
-    case HS_EV_RTS_IDENTIFIER:
-        d->u.rts_identifier.capset = hs_be32(p);
-        d->u.rts_identifier.text = rest(p + 4, end);
-        return 0;
-    case HS_EV_PROGRAM_ARGS:
-        d->u.args.capset = hs_be32(p);
-        d->u.args.raw = rest(p + 4, end);
-        return 0;
-    case HS_EV_WALL_CLOCK_TIME:
-        d->u.wall_clock.capset = hs_be32(p);
-        d->u.wall_clock.sec = hs_be64(p + 4);
-        d->u.wall_clock.nsec = hs_be32(p + 12);
-        return 0;
-    case HS_EV_HEAP_SIZE: case HS_EV_HEAP_LIVE: case HS_EV_BLOCKS_SIZE:
-        d->u.heap.capset = hs_be32(p);
-        d->u.heap.bytes = hs_be64(p + 4);
-        return 0;
-    case HS_EV_USER_MARKER:
-        d->u.msg.text = rest(p, end);
-        return 0;
-    case HS_EV_HEAP_PROF_BEGIN: {
-        d->u.heap_prof_begin.profile = p[0];
-        d->u.heap_prof_begin.period = hs_be64(p + 1);
-        d->u.heap_prof_begin.breakdown = hs_be32(p + 9);
-        const uint8_t *q = p + 13;
-        for (int i = 0; i < 7; i++)
-            take_str(&q, end, &d->u.heap_prof_begin.filters[i], true);
-        return 0;
-    }
-    case HS_EV_HEAP_PROF_COST_CENTRE: {
-        const uint8_t *q = p + 4;
-        d->u.cost_centre.id = hs_be32(p);
-        if (!take_str(&q, end, &d->u.cost_centre.label, false) ||
-            !take_str(&q, end, &d->u.cost_centre.module, false) ||
-            !take_str(&q, end, &d->u.cost_centre.srcloc, false))
-            return malformed(c, ev, "the label, module and source location "
-                             "are not three NUL-terminated strings");
-        d->u.cost_centre.flags = q < end ? q[0] : 0;
-        return 0;
-    }
-    case HS_EV_HEAP_PROF_SAMPLE_BEGIN: case HS_EV_HEAP_PROF_SAMPLE_END:
-        d->u.sample.era = hs_be64(p);
-        return 0;
-    case HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        d->u.bio_sample.era = hs_be64(p);
-        d->u.bio_sample.time = hs_be64(p + 8);
-        return 0;
-    case HS_EV_PROF_BEGIN:
-        d->u.prof_begin.tick_interval = hs_be64(p);
-        return 0;
-    case HS_EV_IPE: {
-        const uint8_t *q = p + 8;
-        hs_str *f[6] = {&d->u.ipe.table_name, &d->u.ipe.closure_desc,
-                        &d->u.ipe.type_desc, &d->u.ipe.label,
-                        &d->u.ipe.module, &d->u.ipe.srcloc};
-        d->u.ipe.address = hs_be64(p);
-        for (int i = 0; i < 6; i++)
-            take_str(&q, end, f[i], true);
-        return 0;
-    }
-    default:
-        return 1;
-    }
-}
-
-/* The three sample events, straight from the payload when the reader did
- * not decode them: the stack's big-endian bytes are the band's key as
- * they are, so nothing is copied. */
-static int add_sample_event(hs_census *c, const hs_event *ev)
-{
-    const uint8_t *p = ev->payload;
-    size_t len = ev->payload_len;
-    switch (ev->tag) {
-    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE: {
-        if (ev->known) {
-            const uint8_t *be = to_be(c, ev->u.ccs_sample.stack,
-                                      ev->u.ccs_sample.depth);
-            return be ? add_ccs_sample(c, ev, be, ev->u.ccs_sample.depth,
-                                       ev->u.ccs_sample.bytes)
-                      : nomem(c);
-        }
-        if (len < 10)
-            return HS_OK;
-        if (len - 10 < (size_t)p[9] * 4)
-            return malformed(c, ev, "the stack runs past the event");
-        return add_ccs_sample(c, ev, p + 10, p[9], hs_be64(p + 1));
-    }
-    case HS_EV_HEAP_PROF_SAMPLE_STRING: {
-        if (ev->known)
-            return add_string_sample(c, ev, ev->u.string_sample.label,
-                                     ev->u.string_sample.bytes);
-        if (len < 9)
-            return HS_OK;
-        const uint8_t *q = p + 9;
-        hs_str label;
-        take_str(&q, p + len, &label, true);
-        return add_string_sample(c, ev, label, hs_be64(p + 1));
-    }
-    default: { /* PROF_SAMPLE_COST_CENTRE */
-        if (ev->known) {
-            const uint8_t *be = to_be(c, ev->u.prof_sample.stack,
-                                      ev->u.prof_sample.depth);
-            return be ? add_prof_sample(c, be, ev->u.prof_sample.depth,
-                                        ev->u.prof_sample.cap)
-                      : nomem(c);
-        }
-        if (len < 13)
-            return HS_OK;
-        if (len - 13 < (size_t)p[12] * 4)
-            return malformed(c, ev, "the stack runs past the event");
-        return add_prof_sample(c, p + 13, p[12], hs_be32(p));
-    }
-    }
-}
-
-const bool hs__census_tags[256] = {
+static const bool census_tags[256] = {
     [HS_EV_RTS_IDENTIFIER] = true, [HS_EV_PROGRAM_ARGS] = true,
     [HS_EV_WALL_CLOCK_TIME] = true, [HS_EV_HEAP_SIZE] = true,
     [HS_EV_HEAP_LIVE] = true, [HS_EV_BLOCKS_SIZE] = true,
@@ -974,6 +794,52 @@ const bool hs__census_tags[256] = {
     [HS_EV_PROF_SAMPLE_COST_CENTRE] = true, [HS_EV_PROF_BEGIN] = true,
     [HS_EV_IPE] = true,
 };
+
+static bool wanted(uint16_t tag)
+{
+    return tag < 256 && census_tags[tag];
+}
+
+/* The three sample events. Band keys are the stack's big-endian bytes as
+ * they stand in the payload, so nothing is converted or copied; an event
+ * made by hand without them has its ids converted. */
+static int add_sample_event(hs_census *c, const hs_event *ev)
+{
+    switch (ev->tag) {
+    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE: {
+        const uint8_t *be = ev->u.ccs_sample.stack_raw;
+        if (!be && !(be = to_be(c, ev->u.ccs_sample.stack,
+                                ev->u.ccs_sample.depth)))
+            return nomem(c);
+        return add_ccs_sample(c, ev, be, ev->u.ccs_sample.depth,
+                              ev->u.ccs_sample.bytes);
+    }
+    case HS_EV_HEAP_PROF_SAMPLE_STRING:
+        return add_string_sample(c, ev, ev->u.string_sample.label,
+                                 ev->u.string_sample.bytes);
+    default: { /* PROF_SAMPLE_COST_CENTRE */
+        const uint8_t *be = ev->u.prof_sample.stack_raw;
+        if (!be && !(be = to_be(c, ev->u.prof_sample.stack,
+                                ev->u.prof_sample.depth)))
+            return nomem(c);
+        return add_prof_sample(c, be, ev->u.prof_sample.depth,
+                               ev->u.prof_sample.cap);
+    }
+    }
+}
+
+
+size_t hs_census_event_tags(uint16_t *tags, size_t cap)
+{
+    size_t n = 0;
+    for (uint16_t t = 0; t < 256; t++)
+        if (census_tags[t]) {
+            if (n < cap)
+                tags[n] = t;
+            n++;
+        }
+    return n;
+}
 
 void hs__census_skipped(hs_census *c, uint64_t events, uint64_t max_time,
                         int32_t max_cap)
@@ -1003,17 +869,14 @@ int hs__census_add_wanted(hs_census *c, const hs_event *ev)
 {
     if (c->error)
         return c->error;
+    /* Not decoded: a layout older than any the reader knows (too short
+     * for its fields), which the census ignores as the reader does. */
+    if (!ev->known)
+        return HS_OK;
     if (ev->tag == HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
         ev->tag == HS_EV_HEAP_PROF_SAMPLE_STRING ||
         ev->tag == HS_EV_PROF_SAMPLE_COST_CENTRE)
         return add_sample_event(c, ev);
-    hs_event dec;
-    if (!ev->known) {
-        int st = decode_raw(c, ev, &dec);
-        if (st)
-            return st > 0 ? HS_OK : st;
-        ev = &dec;
-    }
     switch (ev->tag) {
     case HS_EV_HEAP_PROF_SAMPLE_BEGIN:
         return open_sample(c, ev->time);

@@ -111,10 +111,9 @@ void hs__census_warn(struct hs_census *c, const char *msg);
  * the bookkeeping of events it skipped without a call (their number, the
  * latest time and the highest capability among them). */
 struct hs_event;
-/* Adds an event whose tag is in hs__census_tags, without the per-event
+/* Adds an event whose tag the census reads, without the per-event
  * bookkeeping (the caller reports every event to hs__census_skipped). */
 int hs__census_add_wanted(struct hs_census *c, const struct hs_event *ev);
-extern const bool hs__census_tags[256];
 void hs__census_skipped(struct hs_census *c, uint64_t events,
                         uint64_t max_time, int32_t max_cap);
 

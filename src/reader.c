@@ -60,11 +60,16 @@ enum state {
     ST_ERROR
 };
 
-/* type_info[tag]: 0 = undeclared, otherwise declared size + 1 (so a variable
- * size is VARIABLE_SIZE + 1). */
+/* type_info[tag]: 0 = undeclared, otherwise declared size + 1 in the low
+ * bits (so a variable size is VARIABLE_SIZE + 1), and TI_DECODE when events
+ * of the tag are to be decoded: the entry is loaded for every event anyway,
+ * so the choice costs nothing there. */
+#define TI_SIZE 0x1ffffu
+#define TI_DECODE 0x80000000u
 struct hs_reader {
     enum state state;
     bool decode;
+    bool decode_some;       /* only the tags in decode_mask */
     bool header_done;
 
     const uint8_t *in;
@@ -94,6 +99,7 @@ struct hs_reader {
     size_t ndesc, desc_cap;
 
     uint32_t stack[256];
+    uint64_t decode_mask[65536 / 64];
 
     hs_error err;
 };
@@ -222,7 +228,37 @@ void hs_reader_free(hs_reader *r)
     free(r);
 }
 
-void hs_reader_set_decode(hs_reader *r, bool decode) { r->decode = decode; }
+static bool decodes(const hs_reader *r, uint16_t tag)
+{
+    return r->decode && (!r->decode_some ||
+                         (r->decode_mask[tag / 64] >> (tag % 64) & 1));
+}
+
+/* Brings TI_DECODE of every declared tag in line with the settings. */
+static void apply_decode(hs_reader *r)
+{
+    for (uint32_t t = 0; t < 65536; t++)
+        if (r->type_info[t])
+            r->type_info[t] = (r->type_info[t] & TI_SIZE) |
+                              (decodes(r, (uint16_t)t) ? TI_DECODE : 0);
+}
+
+void hs_reader_set_decode(hs_reader *r, bool decode)
+{
+    r->decode = decode;
+    r->decode_some = false;
+    apply_decode(r);
+}
+
+void hs_reader_decode_only(hs_reader *r, const uint16_t *tags, size_t n)
+{
+    memset(r->decode_mask, 0, sizeof r->decode_mask);
+    for (size_t i = 0; i < n; i++)
+        r->decode_mask[tags[i] / 64] |= (uint64_t)1 << (tags[i] % 64);
+    r->decode = true;
+    r->decode_some = true;
+    apply_decode(r);
+}
 
 uint64_t hs_reader_offset(const hs_reader *r)
 {
@@ -236,7 +272,7 @@ const hs_error *hs_reader_error(const hs_reader *r) { return &r->err; }
 bool hs_reader_event_type(const hs_reader *r, uint16_t tag, int *size,
                           hs_str *desc)
 {
-    uint32_t info = r->type_info[tag];
+    uint32_t info = r->type_info[tag] & TI_SIZE;
     if (!info)
         return false;
     if (size)
@@ -400,7 +436,8 @@ static int header_step(hs_reader *r)
             return fail(r, HS_ERR_BAD_SIZE, r->item_off + 4,
                         "event type %u has a description of %u bytes, "
                         "more than any real eventlog", tag, dlen);
-        r->type_info[tag] = (uint32_t)size + 1;
+        r->type_info[tag] = ((uint32_t)size + 1) |
+                            (decodes(r, tag) ? TI_DECODE : 0);
         r->et_tag = tag;
         r->field_left = dlen;
         r->desc_len = 0;
@@ -718,6 +755,7 @@ static int decode(hs_reader *r, hs_event *ev)
         ev->u.ccs_sample.bytes = hs_be64(p + 1);
         ev->u.ccs_sample.depth = p[9];
         ev->u.ccs_sample.stack = r->stack;
+        ev->u.ccs_sample.stack_raw = p + 10;
         return read_stack(r, ev, p + 10, end, p[9],
                           "HEAP_PROF_SAMPLE_COST_CENTRE");
     case 164: {
@@ -734,6 +772,7 @@ static int decode(hs_reader *r, hs_event *ev)
         ev->u.prof_sample.tick = hs_be64(p + 4);
         ev->u.prof_sample.depth = p[12];
         ev->u.prof_sample.stack = r->stack;
+        ev->u.prof_sample.stack_raw = p + 13;
         return read_stack(r, ev, p + 13, end, p[12],
                           "PROF_SAMPLE_COST_CENTRE");
     case 168:
@@ -775,13 +814,14 @@ static int event_step(hs_reader *r, hs_event *ev)
                     "event type %u is not declared in the header (the data "
                     "is corrupt or not an eventlog)", tag);
     size_t head = 10, total;
-    if (info - 1 == VARIABLE_SIZE) {
+    uint32_t size1 = info & TI_SIZE;
+    if (size1 - 1 == VARIABLE_SIZE) {
         if (!(p = need(r, 12)))
             return HS_NEED_INPUT;
         head = 12;
         total = 12 + (size_t)hs_be16(p + 10);
     } else {
-        total = 10 + (size_t)(info - 1);
+        total = 10 + (size_t)(size1 - 1);
     }
     if (!(p = need(r, total)))
         return HS_NEED_INPUT;
@@ -809,7 +849,7 @@ static int event_step(hs_reader *r, hs_event *ev)
     }
     ev->cap = r->block_cap;
 
-    if (r->decode) {
+    if (info & TI_DECODE) {
         int st = decode(r, ev);
         if (st < 0)
             return st;

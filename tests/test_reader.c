@@ -1266,6 +1266,43 @@ static void test_truncated_logs(void)
 }
 
 /* Decoded fields of the events heapscope names in FORMAT-NOTES. */
+/* hs_reader_decode_only: the listed tags are decoded, the rest framed;
+ * hs_reader_set_decode undoes it. */
+static void test_decode_only(void)
+{
+    evw w;
+    ghc92_header(&w);
+    evw_string_event(&w, 58, 1, "mark");
+    evw_event(&w, 0, 2, 0);
+    evw_u32(&w, 7);
+    evw_sample_string(&w, 3, 64, "Int");
+    evw_data_end(&w);
+    static const uint16_t only[] = {164, 58};
+    for (int pass = 0; pass < 3; pass++) {
+        hs_reader *r = hs_reader_new();
+        if (pass == 1)
+            hs_reader_decode_only(r, only, 2);
+        if (pass == 2) {
+            hs_reader_decode_only(r, only + 1, 1);
+            hs_reader_set_decode(r, true);
+        }
+        hs_event ev;
+        hs_reader_feed(r, w.data, w.len);
+        bool known[3];
+        for (int i = 0; i < 3; i++) {
+            CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+            known[i] = ev.known;
+        }
+        CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_DONE);
+        CU_ASSERT_TRUE(known[0]);              /* USER_MARKER: listed */
+        CU_ASSERT_EQUAL(known[1], pass != 1);  /* CREATE_THREAD: not */
+        CU_ASSERT_TRUE(known[2]);              /* HEAP_PROF_SAMPLE_STRING */
+        CU_ASSERT_EQUAL(ev.u.string_sample.bytes, 64);
+        hs_reader_free(r);
+    }
+    evw_free(&w);
+}
+
 static void test_decoded_fields(void)
 {
     evw w;
@@ -1326,6 +1363,10 @@ static void test_decoded_fields(void)
     CU_ASSERT_EQUAL(ev.u.ccs_sample.bytes, 8192);
     CU_ASSERT_EQUAL_FATAL(ev.u.ccs_sample.depth, 3);
     CU_ASSERT(ev.u.ccs_sample.stack[0] == 77 && ev.u.ccs_sample.stack[2] == 1);
+    /* the same ids as they stand in the payload */
+    CU_ASSERT_PTR_EQUAL(ev.u.ccs_sample.stack_raw, ev.payload + 10);
+    CU_ASSERT(ev.u.ccs_sample.stack_raw[3] == 77 &&
+              ev.u.ccs_sample.stack_raw[11] == 1);
     CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
     CU_ASSERT_EQUAL(ev.u.bio_sample.era, 3);
     CU_ASSERT_EQUAL(ev.u.bio_sample.time, 123456);
@@ -1354,6 +1395,7 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("reader", NULL, NULL);
     CU_add_test(s, "chunk sizes 1..16 and whole file", test_chunk_sizes);
+    CU_add_test(s, "decoding only some tags", test_decode_only);
     CU_add_test(s, "hs_read_fd on a pipe", test_read_fd_pipe);
     CU_add_test(s, "cut at every byte offset", test_cut_every_offset);
     CU_add_test(s, "bad magic and header", test_bad_magic);

@@ -108,16 +108,20 @@ HS_API void hs_census_free(hs_census *c);
 HS_API void hs_census_set_name_limit(hs_census *c, unsigned limit);
 
 /*
- * Adds one event. Events must come in stream order. Returns HS_OK,
- * HS_ERR_NOMEM, or HS_ERR_MALFORMED_EVENT (a heap-profile event whose
- * payload does not hold its fields; only when the reader's decoding is
- * off, since the reader reports those itself otherwise); errors are
- * sticky, details in hs_census_error(). Unknown and irrelevant events are
- * ignored. Events may come decoded or only framed
- * (hs_reader_set_decode(r, false)): the census decodes the few it reads
- * from the payload, which is much faster on large logs.
+ * Adds one event. Events must come in stream order, decoded by the reader
+ * (its default; with hs_reader_decode_only() the tags of
+ * hs_census_event_tags() suffice, which is much faster on large logs, as
+ * scheduler events then cost no decoding). Events the reader left
+ * undecoded are counted but otherwise ignored. Returns HS_OK or
+ * HS_ERR_NOMEM; errors are sticky, details in hs_census_error().
  */
 HS_API int hs_census_add_event(hs_census *c, const hs_event *ev);
+
+/*
+ * The event tags the census reads, in tags[0 .. min(n, cap)); returns n,
+ * their number. Hand them to hs_reader_decode_only().
+ */
+HS_API size_t hs_census_event_tags(uint16_t *tags, size_t cap);
 
 /* The first error of hs_census_add_event() with the event's byte offset
  * and index; code HS_OK when there was none. Valid until freed. */

@@ -180,17 +180,25 @@ typedef struct hs_event {
         struct { uint64_t era; } sample;                 /* 162 165 */
         struct { uint64_t era; uint64_t time; } bio_sample; /* 166 */
         struct { uint8_t profile; uint64_t bytes;        /* 163 */
-                 uint8_t depth; const uint32_t *stack; } ccs_sample;
+                 uint8_t depth; const uint32_t *stack;
+                 const uint8_t *stack_raw; } ccs_sample;
         struct { uint8_t profile; uint64_t bytes;        /* 164 */
                  hs_str label; } string_sample;
         struct { uint32_t cap; uint64_t tick;            /* 167 */
-                 uint8_t depth; const uint32_t *stack; } prof_sample;
+                 uint8_t depth; const uint32_t *stack;
+                 const uint8_t *stack_raw; } prof_sample;
         struct { uint64_t tick_interval; } prof_begin;   /* 168 */
         struct { uint64_t address; hs_str table_name,    /* 169 */
                  closure_desc, type_desc, label, module,
                  srcloc; } ipe;
     } u;
 } hs_event;
+
+/*
+ * In ccs_sample and prof_sample, `stack` holds the cost-centre ids
+ * innermost first; `stack_raw` is the same ids as they stand in the
+ * payload (depth x 4 big-endian bytes), for callers that key on bytes.
+ */
 
 /* Cost-centre flags (HEAP_PROF_COST_CENTRE). */
 #define HS_CC_FLAG_CAF 0x01
@@ -241,13 +249,24 @@ HS_API const hs_error *hs_reader_error(const hs_reader *r);
  */
 HS_API void hs_reader_set_decode(hs_reader *r, bool decode);
 
+/*
+ * Decodes only the n tags listed; other events are framed only (`known`
+ * false), which costs far less when most of a log is of no interest, as
+ * scheduler events are to a heap report. hs_reader_set_decode() undoes
+ * it. tags may be NULL when n is 0 (then nothing is decoded).
+ */
+HS_API void hs_reader_decode_only(hs_reader *r, const uint16_t *tags,
+                                  size_t n);
+
 /* Bytes consumed from the stream so far. */
 HS_API uint64_t hs_reader_offset(const hs_reader *r);
 
 /*
  * What the header declared for `tag`: returns true and sets *size (payload
  * bytes, or -1 for variable size) and *desc (the header's description,
- * valid until the reader is freed; may be empty) when it was declared.
+ * valid until the reader is freed; may be empty; only its first 255 bytes
+ * are kept, a bound on memory that every real header fits within) when it
+ * was declared.
  * Either out pointer may be NULL.
  */
 HS_API bool hs_reader_event_type(const hs_reader *r, uint16_t tag,
