@@ -101,6 +101,10 @@ static void put_stack(FILE *out, uint8_t depth, const uint32_t *stack)
 static void put_args(FILE *out, hs_str raw)
 {
     fputs(" args=[", out);
+    if (!raw.len) { /* no arguments at all */
+        putc(']', out);
+        return;
+    }
     size_t start = 0;
     bool first = true;
     for (size_t i = 0; i <= raw.len; i++) {
