@@ -9,6 +9,7 @@
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "testutil.h"
 
 #include <CUnit/Basic.h>
 
@@ -21,16 +22,6 @@
 #include <unistd.h>
 
 /* ---- helpers ------------------------------------------------------- */
-
-static const char *corpus_dir(void)
-{
-    static char buf[4096];
-    const char *d = getenv("HEAPSCOPE_SHARED_DIR");
-    if (!d || !*d)
-        return NULL;
-    snprintf(buf, sizeof buf, "%s/corpus/ghc-events", d);
-    return access(buf, R_OK) == 0 ? buf : NULL;
-}
 
 /* Builds a census from bytes, fed in chunks of `chunk` bytes (0: all). */
 static hs_census *census_from(const uint8_t *data, size_t len, size_t chunk,
@@ -730,7 +721,7 @@ static void test_marker_order(void)
 
 static hs_census *load_corpus(const char *name)
 {
-    const char *dir = corpus_dir();
+    const char *dir = tu_corpus_dir();
     if (!dir)
         return NULL;
     char path[4200];
@@ -750,7 +741,7 @@ static hs_census *load_corpus(const char *name)
 static uint64_t count_tag(const char *name, uint16_t tag)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s", corpus_dir(), name);
+    snprintf(path, sizeof path, "%s/%s", tu_corpus_dir(), name);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
@@ -774,7 +765,7 @@ static uint64_t count_tag(const char *name, uint16_t tag)
 
 static void test_corpus(void)
 {
-    if (!corpus_dir()) {
+    if (!tu_corpus_dir()) {
         printf("\n  note: no corpus (HEAPSCOPE_SHARED_DIR); skipped ");
         return;
     }
@@ -843,30 +834,22 @@ static void test_corpus(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("census", NULL, NULL);
-    CU_add_test(s, "-hc names, -L, repeated and zero bands", test_hc_names);
-    CU_add_test(s, "undefined cost centre", test_undefined_cost_centre);
-    CU_add_test(s, "string breakdowns", test_string_breakdowns);
-    CU_add_test(s, "band figures and the peak sample", test_band_stats);
-    CU_add_test(s, "no SAMPLE_END (GHC 8.4)", test_no_sample_end);
-    CU_add_test(s, "-hb placed by sample time", test_biographical_order);
-    CU_add_test(s, "-hi through IPE records", test_ipe_resolution);
-    CU_add_test(s, "time profile", test_time_profile);
-    CU_add_test(s, "heap lines and orphan samples",
-                test_heap_lines_and_orphans);
-    CU_add_test(s, "huge stack", test_huge_stack);
-    CU_add_test(s, "hs_census_load_fd: pipe, truncation, bad magic",
-                test_load_fd_pipe);
-    CU_add_test(s, "decoding only the census's tags; a malformed stack",
-                test_decode_only_census_tags);
-    CU_add_test(s, "markers out of order", test_marker_order);
-    CU_add_test(s, "corpus logs", test_corpus);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    unsigned run_tests = CU_get_number_of_tests_run();
-    CU_cleanup_registry();
-    return failed || run_tests == 0 ? 1 : 0;
+    static const tu_test tests[] = {
+        {"-hc names, -L, repeated and zero bands", test_hc_names},
+        {"undefined cost centre", test_undefined_cost_centre},
+        {"string breakdowns", test_string_breakdowns},
+        {"band figures and the peak sample", test_band_stats},
+        {"no SAMPLE_END (GHC 8.4)", test_no_sample_end},
+        {"-hb placed by sample time", test_biographical_order},
+        {"-hi through IPE records", test_ipe_resolution},
+        {"time profile", test_time_profile},
+        {"heap lines and orphan samples", test_heap_lines_and_orphans},
+        {"huge stack", test_huge_stack},
+        {"hs_census_load_fd: pipe, truncation, bad magic", test_load_fd_pipe},
+        {"decoding only the census's tags; a malformed stack", test_decode_only_census_tags},
+        {"markers out of order", test_marker_order},
+        {"corpus logs", test_corpus},
+        {NULL, NULL},
+    };
+    return tu_main("census", NULL, NULL, tests);
 }

@@ -9,6 +9,7 @@
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "testutil.h"
 
 #include <CUnit/Basic.h>
 
@@ -591,29 +592,20 @@ static void test_failing_sink_and_bad_options(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("chart", NULL, NULL);
-    CU_add_test(s, "defaults", test_defaults);
-    CU_add_test(s, "samples in every format", test_samples_every_format);
-    CU_add_test(s, "marker labels", test_markers_text);
-    CU_add_test(s, "band selection, order and filters", test_band_selection);
-    CU_add_test(s, "stddev order", test_stddev_order);
-    CU_add_test(s, "colour follows the band name", test_colour_follows_name);
-    CU_add_test(s, "shown bands never share a style",
-                test_shown_styles_distinct);
-    CU_add_test(s, "100,000 samples keep the peak",
-                test_many_samples_keep_peak);
-    CU_add_test(s, "long and Japanese labels", test_long_and_japanese_labels);
-    CU_add_test(s, "single sample, XML escaping, normalized",
-                test_single_sample_and_escaping);
-    CU_add_test(s, "no samples", test_no_samples);
-    CU_add_test(s, "failing sink, bad options",
-                test_failing_sink_and_bad_options);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    unsigned run_tests = CU_get_number_of_tests_run();
-    CU_cleanup_registry();
-    return failed || run_tests == 0 ? 1 : 0;
+    static const tu_test tests[] = {
+        {"defaults", test_defaults},
+        {"samples in every format", test_samples_every_format},
+        {"marker labels", test_markers_text},
+        {"band selection, order and filters", test_band_selection},
+        {"stddev order", test_stddev_order},
+        {"colour follows the band name", test_colour_follows_name},
+        {"shown bands never share a style", test_shown_styles_distinct},
+        {"100,000 samples keep the peak", test_many_samples_keep_peak},
+        {"long and Japanese labels", test_long_and_japanese_labels},
+        {"single sample, XML escaping, normalized", test_single_sample_and_escaping},
+        {"no samples", test_no_samples},
+        {"failing sink, bad options", test_failing_sink_and_bad_options},
+        {NULL, NULL},
+    };
+    return tu_main("chart", NULL, NULL, tests);
 }

@@ -12,6 +12,7 @@
  *     field, printed the way ghc-events prints it) must be found among the
  *     reader's events.
  */
+#include "testutil.h"
 #include <heapscope/heapscope.h>
 
 #include <CUnit/Basic.h>
@@ -27,22 +28,6 @@
 #include <unistd.h>
 
 #define NTAGS 65536
-
-static const char *source_dir(void)
-{
-    const char *d = getenv("HEAPSCOPE_SOURCE_DIR");
-    return d && *d ? d : ".";
-}
-
-static const char *corpus_dir(void)
-{
-    static char buf[4096];
-    const char *d = getenv("HEAPSCOPE_SHARED_DIR");
-    if (!d || !*d)
-        return NULL;
-    snprintf(buf, sizeof buf, "%s/corpus/ghc-events", d);
-    return access(buf, R_OK) == 0 ? buf : NULL;
-}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -412,7 +397,7 @@ static void decoded_free(decoded *d)
 static void test_samples(void)
 {
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/samples", source_dir());
+    snprintf(dir, sizeof dir, "%s/samples", tu_source_dir());
     char **names;
     size_t n = list_dir(dir, ".eventlog", &names);
     CU_ASSERT(n >= 3);
@@ -737,7 +722,7 @@ static unsigned check_against_reference(const char *name, decoded *d,
 
 static void test_corpus(void)
 {
-    const char *cd = corpus_dir();
+    const char *cd = tu_corpus_dir();
     if (!cd) {
         printf("\n  note: no corpus at $HEAPSCOPE_SHARED_DIR/corpus/"
                "ghc-events; skipped\n");
@@ -795,15 +780,10 @@ static void test_corpus(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("corpus", init_regexes, free_regexes);
-    CU_add_test(s, "samples match their ghc-events counts", test_samples);
-    CU_add_test(s, "corpus matches the ghc-events dumps", test_corpus);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    unsigned run_tests = CU_get_number_of_tests_run();
-    CU_cleanup_registry();
-    return failed || run_tests == 0 ? 1 : 0;
+    static const tu_test tests[] = {
+        {"samples match their ghc-events counts", test_samples},
+        {"corpus matches the ghc-events dumps", test_corpus},
+        {NULL, NULL},
+    };
+    return tu_main("corpus", init_regexes, free_regexes, tests);
 }

@@ -5,6 +5,7 @@
  * byte, MARK lines, pipes, truncation) and malformed files, each with the
  * line number and what was expected.
  */
+#include "testutil.h"
 #include <heapscope/heapscope.h>
 
 #include <CUnit/Basic.h>
@@ -20,38 +21,6 @@
 #include <unistd.h>
 
 /* ---- helpers ------------------------------------------------------- */
-
-static const char *samples_dir(void)
-{
-    static char buf[4096];
-    const char *d = getenv("HEAPSCOPE_SOURCE_DIR");
-    snprintf(buf, sizeof buf, "%s/samples", d && *d ? d : ".");
-    return access(buf, R_OK) == 0 ? buf : NULL;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1);
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, (cap *= 2) + 1);
-            if (!nb)
-                free(buf);
-            buf = nb;
-        }
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = n;
-    }
-    return buf;
-}
 
 static hs_census *load_path(const char *path, int *status)
 {
@@ -177,7 +146,7 @@ static bool same_sample(const struct hp_sample *a, const struct hp_sample *b,
 /* Every samples/PROG-hX.eventlog against the runtime's PROG-hX.hp. */
 static void test_samples_match_runtime(void)
 {
-    const char *dir = samples_dir();
+    const char *dir = tu_samples_dir();
     DIR *d = dir ? opendir(dir) : NULL;
     if (!d) {
         printf("\n  note: no samples/ directory; skipped ");
@@ -195,7 +164,7 @@ static void test_samples_match_runtime(void)
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         snprintf(hp_path, sizeof hp_path, "%s/%s.hp", dir, base);
         size_t len;
-        char *runtime = slurp(hp_path, &len);
+        char *runtime = tu_slurp(hp_path, &len);
         if (!runtime)
             continue; /* a time profile (-p): no .hp */
         int st;
@@ -259,7 +228,7 @@ static void test_samples_match_runtime(void)
 /* Runtime .hp files and heapscope's own come back byte for byte. */
 static void test_round_trip(void)
 {
-    const char *dir = samples_dir();
+    const char *dir = tu_samples_dir();
     DIR *d = dir ? opendir(dir) : NULL;
     if (!d) {
         printf("\n  note: no samples/ directory; skipped ");
@@ -276,7 +245,7 @@ static void test_round_trip(void)
         snprintf(evpath, sizeof evpath, "%s/%.*s.eventlog", dir,
                  (int)(n - 3), de->d_name);
         size_t len;
-        char *text = slurp(path, &len);
+        char *text = tu_slurp(path, &len);
         int st;
         hs_census *c = load_path(path, &st);
         CU_ASSERT_EQUAL(st, HS_OK);
@@ -462,19 +431,13 @@ static void test_pipe(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("hpfile", NULL, NULL);
-    CU_add_test(s, "samples equal the runtime's .hp; hp2ps takes them",
-                test_samples_match_runtime);
-    CU_add_test(s, ".hp round trips", test_round_trip);
-    CU_add_test(s, ".hp reader", test_reader);
-    CU_add_test(s, "malformed .hp", test_malformed);
-    CU_add_test(s, ".hp through a pipe", test_pipe);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    unsigned run_tests = CU_get_number_of_tests_run();
-    CU_cleanup_registry();
-    return failed || run_tests == 0 ? 1 : 0;
+    static const tu_test tests[] = {
+        {"samples equal the runtime's .hp; hp2ps takes them", test_samples_match_runtime},
+        {".hp round trips", test_round_trip},
+        {".hp reader", test_reader},
+        {"malformed .hp", test_malformed},
+        {".hp through a pipe", test_pipe},
+        {NULL, NULL},
+    };
+    return tu_main("hpfile", NULL, NULL, tests);
 }

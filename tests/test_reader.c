@@ -7,6 +7,7 @@
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "testutil.h"
 
 #include <CUnit/Basic.h>
 
@@ -20,47 +21,6 @@
 #include <unistd.h>
 
 /* ---- helpers ------------------------------------------------------- */
-
-static const char *source_dir(void)
-{
-    const char *d = getenv("HEAPSCOPE_SOURCE_DIR");
-    return d && *d ? d : ".";
-}
-
-static const char *corpus_dir(void)
-{
-    static char buf[4096];
-    const char *d = getenv("HEAPSCOPE_SHARED_DIR");
-    if (!d || !*d)
-        return NULL;
-    snprintf(buf, sizeof buf, "%s/corpus/ghc-events", d);
-    return access(buf, R_OK) == 0 ? buf : NULL;
-}
-
-/* The whole file, or NULL when it cannot be read. */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            uint8_t *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
 
 #define FNV_OFFSET 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull
@@ -388,12 +348,12 @@ static size_t real_logs(struct real_log *out, size_t max)
     size_t n = 0;
     for (size_t i = 0; i < sizeof samples / sizeof *samples && n < max; i++) {
         snprintf(out[n].path, sizeof out[n].path, "%s/samples/%s.eventlog",
-                 source_dir(), samples[i]);
+                 tu_source_dir(), samples[i]);
         out[n].name = samples[i];
         if (access(out[n].path, R_OK) == 0)
             n++;
     }
-    const char *cd = corpus_dir();
+    const char *cd = tu_corpus_dir();
     if (!cd)
         printf("\n  note: no corpus at $HEAPSCOPE_SHARED_DIR/corpus/ghc-events;"
                " chunking checked on samples only\n");
@@ -414,7 +374,7 @@ static void test_chunk_sizes(void)
     CU_ASSERT_FATAL(nlogs >= 2);
     for (size_t l = 0; l < nlogs; l++) {
         size_t len;
-        uint8_t *data = slurp(logs[l].path, &len);
+        uint8_t *data = tu_slurp(logs[l].path, &len);
         CU_ASSERT_PTR_NOT_NULL_FATAL(data);
         run whole = decode_all(data, len);
         /* Real logs end with the data-end marker, except the corpus's
@@ -491,9 +451,9 @@ static void test_read_fd_pipe(void)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/samples/markers-hc.eventlog",
-             source_dir());
+             tu_source_dir());
     size_t len;
-    uint8_t *data = slurp(path, &len);
+    uint8_t *data = tu_slurp(path, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(data);
     run whole = decode_all(data, len);
 
@@ -545,7 +505,7 @@ static void test_read_fd_pipe(void)
     run_free(&got);
 
     /* A read error (a directory) is HS_ERR_IO with errno kept, and sticky. */
-    fd = open(source_dir(), O_RDONLY);
+    fd = open(tu_source_dir(), O_RDONLY);
     CU_ASSERT_FATAL(fd >= 0);
     c = (struct fd_collect){&got, 0};
     r = hs_reader_new();
@@ -612,7 +572,7 @@ static bool check_cut(const uint8_t *data, size_t cut, size_t chunk,
 static void cut_file(const char *path, size_t from, size_t to, size_t chunk)
 {
     size_t len;
-    uint8_t *data = slurp(path, &len);
+    uint8_t *data = tu_slurp(path, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(data);
     run full = decode_all(data, len);
     CU_ASSERT_EQUAL_FATAL(full.status, HS_DONE);
@@ -632,7 +592,7 @@ static void cut_file(const char *path, size_t from, size_t to, size_t chunk)
 
 static void test_cut_every_offset(void)
 {
-    const char *cd = corpus_dir();
+    const char *cd = tu_corpus_dir();
     char path[4096];
     if (cd) {
         /* Small real logs from GHC 8.8 (user message) and 8.2 (50-byte
@@ -649,9 +609,9 @@ static void test_cut_every_offset(void)
     /* A sample (always present): every cut through its header and first
      * events, and through its last events and data-end marker. */
     snprintf(path, sizeof path, "%s/samples/markers-hc.eventlog",
-             source_dir());
+             tu_source_dir());
     size_t len;
-    uint8_t *data = slurp(path, &len);
+    uint8_t *data = tu_slurp(path, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(data);
     free(data);
     cut_file(path, 0, 6000, 0);
@@ -1391,30 +1351,25 @@ static void test_decoded_fields(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("reader", NULL, NULL);
-    CU_add_test(s, "chunk sizes 1..16 and whole file", test_chunk_sizes);
-    CU_add_test(s, "decoding only some tags", test_decode_only);
-    CU_add_test(s, "hs_read_fd on a pipe", test_read_fd_pipe);
-    CU_add_test(s, "cut at every byte offset", test_cut_every_offset);
-    CU_add_test(s, "bad magic and header", test_bad_magic);
-    CU_add_test(s, "undeclared tag", test_undeclared_tag);
-    CU_add_test(s, "stack past the event", test_stack_past_event);
-    CU_add_test(s, "absurd sizes", test_absurd_sizes);
-    CU_add_test(s, "duplicate declaration", test_duplicate_declaration);
-    CU_add_test(s, "sticky errors", test_sticky_error);
-    CU_add_test(s, "feed misuse", test_feed_misuse);
-    CU_add_test(s, "unknown event types", test_unknown_event_types);
-    CU_add_test(s, "extra trailing fields", test_extra_trailing_fields);
-    CU_add_test(s, "older and short layouts", test_older_and_short_layouts);
-    CU_add_test(s, "block markers", test_block_markers);
-    CU_add_test(s, "truncated logs", test_truncated_logs);
-    CU_add_test(s, "decoded fields", test_decoded_fields);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    unsigned run_tests = CU_get_number_of_tests_run();
-    CU_cleanup_registry();
-    return failed || run_tests == 0 ? 1 : 0;
+    static const tu_test tests[] = {
+        {"chunk sizes 1..16 and whole file", test_chunk_sizes},
+        {"decoding only some tags", test_decode_only},
+        {"hs_read_fd on a pipe", test_read_fd_pipe},
+        {"cut at every byte offset", test_cut_every_offset},
+        {"bad magic and header", test_bad_magic},
+        {"undeclared tag", test_undeclared_tag},
+        {"stack past the event", test_stack_past_event},
+        {"absurd sizes", test_absurd_sizes},
+        {"duplicate declaration", test_duplicate_declaration},
+        {"sticky errors", test_sticky_error},
+        {"feed misuse", test_feed_misuse},
+        {"unknown event types", test_unknown_event_types},
+        {"extra trailing fields", test_extra_trailing_fields},
+        {"older and short layouts", test_older_and_short_layouts},
+        {"block markers", test_block_markers},
+        {"truncated logs", test_truncated_logs},
+        {"decoded fields", test_decoded_fields},
+        {NULL, NULL},
+    };
+    return tu_main("reader", NULL, NULL, tests);
 }

@@ -9,6 +9,7 @@
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "testutil.h"
 
 #include <CUnit/Basic.h>
 
@@ -21,24 +22,6 @@
 #include <unistd.h>
 
 /* ---- helpers ------------------------------------------------------- */
-
-static const char *samples_dir(void)
-{
-    static char buf[4096];
-    const char *d = getenv("HEAPSCOPE_SOURCE_DIR");
-    snprintf(buf, sizeof buf, "%s/samples", d && *d ? d : ".");
-    return access(buf, R_OK) == 0 ? buf : NULL;
-}
-
-static const char *corpus_dir(void)
-{
-    static char buf[4096];
-    const char *d = getenv("HEAPSCOPE_SHARED_DIR");
-    if (!d || !*d)
-        return NULL;
-    snprintf(buf, sizeof buf, "%s/corpus/ghc-events", d);
-    return access(buf, R_OK) == 0 ? buf : NULL;
-}
 
 static hs_census *census_of(const evw *w)
 {
@@ -349,7 +332,7 @@ static void test_folded_hc(void)
 /* Over every sample: CSV sums equal .hp sums, folded peak = largest. */
 static void test_samples(void)
 {
-    const char *dir = samples_dir();
+    const char *dir = tu_samples_dir();
     DIR *d = dir ? opendir(dir) : NULL;
     if (!d) {
         printf("\n  note: no samples/ directory; skipped ");
@@ -435,7 +418,7 @@ static void test_samples(void)
 /* time-prof corpus log: folded total = number of PROF_SAMPLE events */
 static void test_corpus_time(void)
 {
-    const char *dir = corpus_dir();
+    const char *dir = tu_corpus_dir();
     if (!dir) {
         printf("\n  note: no corpus; skipped ");
         return;
@@ -511,19 +494,14 @@ static void test_failing_sink(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("render", NULL, NULL);
-    CU_add_test(s, "csv: any label survives quoting", test_csv_quoting);
-    CU_add_test(s, "folded: frames cleaned, weights", test_folded_cleaning);
-    CU_add_test(s, "folded: -hc stacks, peak/last/integral", test_folded_hc);
-    CU_add_test(s, "samples: csv sums, folded totals", test_samples);
-    CU_add_test(s, "corpus time profile", test_corpus_time);
-    CU_add_test(s, "failing sink", test_failing_sink);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    unsigned run_tests = CU_get_number_of_tests_run();
-    CU_cleanup_registry();
-    return failed || run_tests == 0 ? 1 : 0;
+    static const tu_test tests[] = {
+        {"csv: any label survives quoting", test_csv_quoting},
+        {"folded: frames cleaned, weights", test_folded_cleaning},
+        {"folded: -hc stacks, peak/last/integral", test_folded_hc},
+        {"samples: csv sums, folded totals", test_samples},
+        {"corpus time profile", test_corpus_time},
+        {"failing sink", test_failing_sink},
+        {NULL, NULL},
+    };
+    return tu_main("render", NULL, NULL, tests);
 }

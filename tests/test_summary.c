@@ -8,6 +8,7 @@
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "testutil.h"
 
 #include <CUnit/Basic.h>
 
@@ -18,43 +19,6 @@
 #include <unistd.h>
 
 /* ---- helpers ------------------------------------------------------- */
-
-static const char *source_dir(void)
-{
-    const char *d = getenv("HEAPSCOPE_SOURCE_DIR");
-    return d && *d ? d : ".";
-}
-
-static const char *corpus_dir(void)
-{
-    static char buf[4096];
-    const char *d = getenv("HEAPSCOPE_SHARED_DIR");
-    if (!d || !*d)
-        return NULL;
-    snprintf(buf, sizeof buf, "%s/corpus/ghc-events", d);
-    return access(buf, R_OK) == 0 ? buf : NULL;
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    uint8_t *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            uint8_t *nb = realloc(buf, cap *= 2);
-            if (!nb)
-                free(buf);
-            buf = nb;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
 
 /*
  * Summarises a log held in memory, fed to the reader in chunks of
@@ -531,9 +495,9 @@ static void check_sample(const char *dir, const char *name)
     char path[4096 + 512];
     size_t slen, elen;
     snprintf(path, sizeof path, "%s/%s.stat", dir, name);
-    uint8_t *stat = slurp(path, &slen);
+    uint8_t *stat = tu_slurp(path, &slen);
     snprintf(path, sizeof path, "%s/%s.eventlog", dir, name);
-    uint8_t *log = slurp(path, &elen);
+    uint8_t *log = tu_slurp(path, &elen);
     if (!stat || !log) {
         free(stat);
         free(log);
@@ -599,7 +563,7 @@ static void check_sample(const char *dir, const char *name)
 static void test_samples(void)
 {
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/samples", source_dir());
+    snprintf(dir, sizeof dir, "%s/samples", tu_source_dir());
     DIR *d = opendir(dir);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
     int n = 0;
@@ -622,9 +586,9 @@ static void test_threaded_sample(void)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/samples/markers-hc.eventlog",
-             source_dir());
+             tu_source_dir());
     size_t len;
-    uint8_t *log = slurp(path, &len);
+    uint8_t *log = tu_slurp(path, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(log);
     int fin;
     hs_summary *s = summarise(log, len, 1 << 16, NULL, &fin);
@@ -655,7 +619,7 @@ static void test_threaded_sample(void)
 
 static void test_corpus(void)
 {
-    const char *dir = corpus_dir();
+    const char *dir = tu_corpus_dir();
     if (!dir) {
         printf("\n  note: corpus not found, skipped\n");
         return;
@@ -666,7 +630,7 @@ static void test_corpus(void)
         char path[4096 + 64];
         snprintf(path, sizeof path, "%s/%s.eventlog", dir, names[i]);
         size_t len;
-        uint8_t *log = slurp(path, &len);
+        uint8_t *log = tu_slurp(path, &len);
         if (!log) {
             printf("\n  note: %s missing, skipped", names[i]);
             continue;
@@ -686,21 +650,17 @@ static void test_corpus(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("summary", NULL, NULL);
-    CU_add_test(s, "any block order and chunk size", test_block_orders);
-    CU_add_test(s, "windows and markers", test_windows);
-    CU_add_test(s, "misuse", test_misuse);
-    CU_add_test(s, "log without GC events", test_no_gc_events);
-    CU_add_test(s, "GHC 8.2 layout", test_old_layout);
-    CU_add_test(s, "truncated inside a collection", test_truncated_in_gc);
-    CU_add_test(s, "samples against +RTS -s", test_samples);
-    CU_add_test(s, "threaded sample", test_threaded_sample);
-    CU_add_test(s, "corpus logs", test_corpus);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    static const tu_test tests[] = {
+        {"any block order and chunk size", test_block_orders},
+        {"windows and markers", test_windows},
+        {"misuse", test_misuse},
+        {"log without GC events", test_no_gc_events},
+        {"GHC 8.2 layout", test_old_layout},
+        {"truncated inside a collection", test_truncated_in_gc},
+        {"samples against +RTS -s", test_samples},
+        {"threaded sample", test_threaded_sample},
+        {"corpus logs", test_corpus},
+        {NULL, NULL},
+    };
+    return tu_main("summary", NULL, NULL, tests);
 }
