@@ -9,8 +9,10 @@
 
 #if defined(__GNUC__)
 #define HS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define HS_NOINLINE __attribute__((noinline))
 #else
 #define HS_PRINTF(fmt, args)
+#define HS_NOINLINE
 #endif
 
 /* Big-endian loads: the eventlog's byte order on every machine. */

@@ -580,7 +580,7 @@ static int read_stack(hs_reader *r, const hs_event *ev, const uint8_t *p,
     return HS_OK;
 }
 
-static int decode(hs_reader *r, hs_event *ev)
+static HS_NOINLINE int decode(hs_reader *r, hs_event *ev)
 {
     const uint8_t *p = ev->payload;
     const uint8_t *end = p + ev->payload_len;
@@ -859,7 +859,8 @@ static int event_step(hs_reader *r, hs_event *ev)
     return HS_EVENT;
 }
 
-int hs_reader_next(hs_reader *r, hs_event *ev)
+/* Every state, every chunk edge: the general path. */
+static HS_NOINLINE int next_general(hs_reader *r, hs_event *ev)
 {
     for (;;) {
         switch (r->state) {
@@ -876,6 +877,53 @@ int hs_reader_next(hs_reader *r, hs_event *ev)
         }
         }
     }
+}
+
+/*
+ * The common case on its own: an ordinary event wholly inside the current
+ * chunk, nothing staged. It frames the event in a few loads and leaves
+ * everything else (block markers, the data-end marker, undeclared tags,
+ * chunk edges, the header) to next_general(), so this function stays small
+ * and cheap to enter once per event.
+ */
+int hs_reader_next(hs_reader *r, hs_event *ev)
+{
+    size_t avail = r->in_len - r->in_pos;
+    if (r->state != ST_EVENTS || r->stage_len || avail < 12)
+        return next_general(r, ev);
+    const uint8_t *p = r->in + r->in_pos;
+    uint16_t tag = hs_be16(p);
+    uint32_t info = r->type_info[tag]; /* 0 for 65535 and undeclared */
+    uint32_t size1 = info & TI_SIZE;
+    if (!info || tag == HS_EV_BLOCK_MARKER)
+        return next_general(r, ev);
+    size_t head = 10, total = 10 + (size_t)(size1 - 1);
+    if (size1 - 1 == VARIABLE_SIZE) {
+        head = 12;
+        total = 12 + (size_t)hs_be16(p + 10);
+    }
+    if (avail < total)
+        return next_general(r, ev);
+    uint64_t off = r->item_off;
+    if (off >= r->block_end)
+        r->block_cap = HS_CAP_NONE;
+    ev->tag = tag;
+    ev->known = false;
+    ev->cap = r->block_cap;
+    ev->time = hs_be64(p + 2);
+    ev->offset = off;
+    ev->index = r->index;
+    ev->payload = p + head;
+    ev->payload_len = total - head;
+    if (info & TI_DECODE) {
+        int st = decode(r, ev);
+        if (st < 0)
+            return st;
+    }
+    r->in_pos += total;
+    r->item_off += total;
+    r->index++;
+    return HS_EVENT;
 }
 
 int hs_reader_finish(hs_reader *r)
