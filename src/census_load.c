@@ -68,6 +68,7 @@ static int load_eventlog(hs_census *c, int fd, uint8_t *buf, size_t have,
     uint16_t tags[64];
     size_t ntags = hs_census_event_tags(tags, 64);
     hs_reader_decode_only(r, tags, ntags < 64 ? ntags : 64);
+    hs_reader_set_raw_stacks(r, true); /* bands are keyed on the bytes */
     int st = HS_NEED_INPUT;
     size_t n = have;
     bool eof = false;

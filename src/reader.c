@@ -70,6 +70,7 @@ struct hs_reader {
     enum state state;
     bool decode;
     bool decode_some;       /* only the tags in decode_mask */
+    bool raw_stacks;        /* sample stacks as stack_raw only */
     bool header_done;
 
     const uint8_t *in;
@@ -248,6 +249,11 @@ void hs_reader_set_decode(hs_reader *r, bool decode)
     r->decode = decode;
     r->decode_some = false;
     apply_decode(r);
+}
+
+void hs_reader_set_raw_stacks(hs_reader *r, bool raw_only)
+{
+    r->raw_stacks = raw_only;
 }
 
 void hs_reader_decode_only(hs_reader *r, const uint16_t *tags, size_t n)
@@ -575,6 +581,8 @@ static int read_stack(hs_reader *r, const hs_event *ev, const uint8_t *p,
                     "%s declares a stack of depth %u (%u bytes) but only %zu "
                     "bytes remain in the event", what, depth, depth * 4u,
                     (size_t)(end - p));
+    if (r->raw_stacks)
+        return HS_OK; /* the caller reads stack_raw */
     for (unsigned i = 0; i < depth; i++)
         r->stack[i] = hs_be32(p + 4 * i);
     return HS_OK;
@@ -754,7 +762,7 @@ static HS_NOINLINE int decode(hs_reader *r, hs_event *ev)
         ev->u.ccs_sample.profile = p[0];
         ev->u.ccs_sample.bytes = hs_be64(p + 1);
         ev->u.ccs_sample.depth = p[9];
-        ev->u.ccs_sample.stack = r->stack;
+        ev->u.ccs_sample.stack = r->raw_stacks ? NULL : r->stack;
         ev->u.ccs_sample.stack_raw = p + 10;
         return read_stack(r, ev, p + 10, end, p[9],
                           "HEAP_PROF_SAMPLE_COST_CENTRE");
@@ -771,7 +779,7 @@ static HS_NOINLINE int decode(hs_reader *r, hs_event *ev)
         ev->u.prof_sample.cap = hs_be32(p);
         ev->u.prof_sample.tick = hs_be64(p + 4);
         ev->u.prof_sample.depth = p[12];
-        ev->u.prof_sample.stack = r->stack;
+        ev->u.prof_sample.stack = r->raw_stacks ? NULL : r->stack;
         ev->u.prof_sample.stack_raw = p + 13;
         return read_stack(r, ev, p + 13, end, p[12],
                           "PROF_SAMPLE_COST_CENTRE");

@@ -1226,6 +1226,38 @@ static void test_truncated_logs(void)
 }
 
 /* Decoded fields of the events heapscope names in FORMAT-NOTES. */
+/* hs_reader_set_raw_stacks: sample stacks come as payload bytes only, and
+ * a stack that runs past its event is still an error. */
+static void test_raw_stacks(void)
+{
+    evw w;
+    ghc92_header(&w);
+    uint32_t stack[2] = {9, 4};
+    evw_sample_ccs(&w, 1, 512, 2, stack);
+    size_t at = evw_event(&w, 163, 2, 1); /* depth 3, room for one id */
+    evw_u8(&w, 0);
+    evw_u64(&w, 8);
+    evw_u8(&w, 3);
+    evw_u32(&w, 1);
+    evw_event_end(&w, at);
+    evw_data_end(&w);
+    hs_reader *r = hs_reader_new();
+    hs_reader_set_raw_stacks(r, true);
+    hs_event ev;
+    hs_reader_feed(r, w.data, w.len);
+    CU_ASSERT_EQUAL_FATAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_TRUE(ev.known);
+    CU_ASSERT_PTR_NULL(ev.u.ccs_sample.stack);
+    CU_ASSERT_EQUAL(ev.u.ccs_sample.depth, 2);
+    CU_ASSERT_EQUAL(ev.u.ccs_sample.bytes, 512);
+    CU_ASSERT(ev.u.ccs_sample.stack_raw[3] == 9 &&
+              ev.u.ccs_sample.stack_raw[7] == 4);
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_ERR_MALFORMED_EVENT);
+    CU_ASSERT_EQUAL(hs_reader_error(r)->offset, at);
+    hs_reader_free(r);
+    evw_free(&w);
+}
+
 /* hs_reader_decode_only: the listed tags are decoded, the rest framed;
  * hs_reader_set_decode undoes it. */
 static void test_decode_only(void)
@@ -1354,6 +1386,7 @@ int main(void)
     static const tu_test tests[] = {
         {"chunk sizes 1..16 and whole file", test_chunk_sizes},
         {"decoding only some tags", test_decode_only},
+        {"raw stacks only", test_raw_stacks},
         {"hs_read_fd on a pipe", test_read_fd_pipe},
         {"cut at every byte offset", test_cut_every_offset},
         {"bad magic and header", test_bad_magic},

@@ -197,7 +197,8 @@ typedef struct hs_event {
 /*
  * In ccs_sample and prof_sample, `stack` holds the cost-centre ids
  * innermost first; `stack_raw` is the same ids as they stand in the
- * payload (depth x 4 big-endian bytes), for callers that key on bytes.
+ * payload (depth x 4 big-endian bytes), for callers that key on bytes
+ * (with hs_reader_set_raw_stacks() only these are set).
  */
 
 /* Cost-centre flags (HEAP_PROF_COST_CENTRE). */
@@ -257,6 +258,14 @@ HS_API void hs_reader_set_decode(hs_reader *r, bool decode);
  */
 HS_API void hs_reader_decode_only(hs_reader *r, const uint16_t *tags,
                                   size_t n);
+
+/*
+ * When true, cost-centre stacks of sample events (HEAP_PROF_SAMPLE_COST_CENTRE,
+ * PROF_SAMPLE_COST_CENTRE) come only as `stack_raw`, with `stack` NULL,
+ * which saves converting ids for a caller that keys on the bytes, as the
+ * census does. Default false.
+ */
+HS_API void hs_reader_set_raw_stacks(hs_reader *r, bool raw_only);
 
 /* Bytes consumed from the stream so far. */
 HS_API uint64_t hs_reader_offset(const hs_reader *r);
