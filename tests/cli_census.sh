@@ -7,70 +7,7 @@
 # HEAPSCOPE_SHARED_DIR.
 set -u
 
-BIN=${HEAPSCOPE_BIN:?HEAPSCOPE_BIN is not set}
-SRC=${HEAPSCOPE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-CORPUS=${HEAPSCOPE_SHARED_DIR:-/nonexistent}/corpus/ghc-events
-SAMPLES=$SRC/samples
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/cli_census.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-failures=0
-checks=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# run ARGS...: runs the program; sets $rc, and $TMP/out, $TMP/err.
-run() {
-  "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
-  rc=$?
-}
-
-expect_rc() { # WHAT CODE
-  checks=$((checks + 1))
-  [ "$rc" -eq "$2" ] || fail "$1: exit code $rc, expected $2 (stderr: $(head -c 300 "$TMP/err"))"
-}
-
-expect_err_grep() { # WHAT ERE
-  checks=$((checks + 1))
-  grep -Eq -- "$2" "$TMP/err" || fail "$1: stderr does not match /$2/: $(head -c 300 "$TMP/err")"
-}
-
-expect_err_empty() { # WHAT
-  checks=$((checks + 1))
-  [ ! -s "$TMP/err" ] || fail "$1: stderr is not empty: $(head -c 300 "$TMP/err")"
-}
-
-expect_out_line() { # WHAT FIXED-LINE
-  checks=$((checks + 1))
-  grep -Fxq -- "$2" "$TMP/out" || fail "$1: stdout has no line '$2'"
-}
-
-expect_out_grep() { # WHAT ERE
-  checks=$((checks + 1))
-  grep -Eq -- "$2" "$TMP/out" || fail "$1: stdout does not match /$2/"
-}
-
-expect_out_empty() { # WHAT
-  checks=$((checks + 1))
-  [ ! -s "$TMP/out" ] || fail "$1: stdout is not empty"
-}
-
-# expect_no_file WHAT PATH: neither PATH nor a temporary beside it exists.
-expect_no_file() {
-  checks=$((checks + 1))
-  local left
-  left=$(ls -d "$2" "$2".tmp* 2>/dev/null)
-  [ -z "$left" ] || fail "$1: left behind: $left"
-}
-
-# sum_last_field FILE: the sum of the last space-separated field.
-sum_last_field() {
-  awk '{ s += $NF } END { printf "%d\n", s }' "$1"
-}
+. "$(dirname "$0")/cli_common.sh"
 
 # ---- help and usage ----------------------------------------------------
 
@@ -300,6 +237,4 @@ if [ -d "$CORPUS" ]; then
 else
   echo "note: no corpus; corpus checks skipped"
 fi
-
-echo "cli_census: $checks checks, $failures failures"
-[ "$failures" -eq 0 ]
+finish

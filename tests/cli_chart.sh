@@ -6,33 +6,7 @@
 # and summary line, with exit codes.
 set -u
 
-BIN=${HEAPSCOPE_BIN:?HEAPSCOPE_BIN must name the heapscope binary}
-SRC=${HEAPSCOPE_SOURCE_DIR:-.}
-SHARED=${HEAPSCOPE_SHARED_DIR:-}
-CORPUS=$SHARED/corpus/ghc-events
-SAMPLES=$SRC/samples
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/cli_chart.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { # check DESCRIPTION CONDITION...
-    local d=$1; shift
-    if "$@"; then ok; else bad "$d"; fi
-}
-same() { [[ "$1" == "$2" ]]; }
-has() { [[ "$1" == *"$2"* ]]; }
-absent() { [[ ! -e "$1" ]]; }
-# No file at all in the directory (not even a temporary one).
-empty_dir() { [[ -z "$(ls -A "$1")" ]]; }
-
-run() {
-    "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-    out=$(cat "$TMP/out")
-    err=$(cat "$TMP/err")
-}
+. "$(dirname "$0")/cli_common.sh"
 
 # Whether the file is well-formed XML, by whichever parser is at hand.
 xml_ok() {
@@ -229,6 +203,4 @@ if [[ -n $noheap ]]; then
 fi
 run report
 check "report without input: exit 2" same "$rc" 2
-
-echo "cli-chart: $pass passed, $fail failed"
-((fail == 0))
+finish

@@ -6,61 +6,7 @@
 # HEAPSCOPE_SHARED_DIR.
 set -u
 
-BIN=${HEAPSCOPE_BIN:?HEAPSCOPE_BIN is not set}
-SRC=${HEAPSCOPE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-CORPUS=${HEAPSCOPE_SHARED_DIR:-/nonexistent}/corpus/ghc-events
-SAMPLES=$SRC/samples
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/cli_events.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-failures=0
-checks=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# run ARGS...: runs the program; sets $rc, and $TMP/out, $TMP/err.
-run() {
-  "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
-  rc=$?
-}
-
-# expect_rc WHAT CODE
-expect_rc() {
-  checks=$((checks + 1))
-  [ "$rc" -eq "$2" ] || fail "$1: exit code $rc, expected $2 (stderr: $(head -c 300 "$TMP/err"))"
-}
-
-# expect_err_line WHAT TEXT: stderr is exactly one line, equal to TEXT.
-expect_err_line() {
-  checks=$((checks + 1))
-  local got
-  got=$(cat "$TMP/err")
-  [ "$got" = "$2" ] || fail "$1: stderr is
-  '$got'
-expected
-  '$2'"
-}
-
-# expect_err_grep WHAT ERE
-expect_err_grep() {
-  checks=$((checks + 1))
-  grep -Eq -- "$2" "$TMP/err" || fail "$1: stderr does not match /$2/: $(head -c 300 "$TMP/err")"
-}
-
-# expect_out_grep WHAT FIXED-LINE: stdout has exactly this line.
-expect_out_line() {
-  checks=$((checks + 1))
-  grep -Fxq -- "$2" "$TMP/out" || fail "$1: stdout has no line '$2'"
-}
-
-expect_empty() { # WHAT FILE
-  checks=$((checks + 1))
-  [ ! -s "$2" ] || fail "$1: $(basename "$2") not empty: $(head -c 300 "$2")"
-}
+. "$(dirname "$0")/cli_common.sh"
 
 # ---------------------------------------------------------------- samples
 S=$SAMPLES/leak-hc.eventlog
@@ -313,6 +259,4 @@ expect_rc "events with two files" 2
 run eventz "$S"
 expect_rc "unknown command" 2
 expect_err_line "unknown command" "heapscope: unknown command 'eventz' (run 'heapscope --help')"
-
-echo "cli_events: $checks checks, $failures failures"
-[ "$failures" -eq 0 ]
+finish

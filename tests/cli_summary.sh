@@ -4,30 +4,7 @@
 # logs without GC events, bad input and usage errors, with exit codes.
 set -u
 
-BIN=${HEAPSCOPE_BIN:?HEAPSCOPE_BIN must name the heapscope binary}
-SRC=${HEAPSCOPE_SOURCE_DIR:-.}
-SHARED=${HEAPSCOPE_SHARED_DIR:-}
-CORPUS=$SHARED/corpus/ghc-events
-SAMPLES=$SRC/samples
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/cli_summary.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { # check DESCRIPTION CONDITION...
-    local d=$1; shift
-    if "$@"; then ok; else bad "$d"; fi
-}
-same() { [[ "$1" == "$2" ]]; }
-
-# run ARGS...: sets out, err, rc
-run() {
-    "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-    out=$(cat "$TMP/out")
-    err=$(cat "$TMP/err")
-}
+. "$(dirname "$0")/cli_common.sh"
 
 # A line of the .stat and of our output that should be equal.
 line_of() { grep -m1 -e "$1" <<<"$2"; }
@@ -214,6 +191,4 @@ check "unknown option: exit 2" same "$rc" 2
 run summary --help
 check "--help: exit 0" same "$rc" 0
 check "--help documents --between and JSON keys" grep -q 'work_balance_percent' <<<"$out"
-
-echo "cli_summary: $pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish
