@@ -39,10 +39,11 @@ typedef struct cli_parsed {
  * Parses argv[1..argc) against `table`. Options may stand before or after
  * the positional words; "--" ends options; "-" alone is positional
  * (standard input). Returns 0, or prints a usage error naming `cmd` and
- * returns EXIT_USAGE. "--help"/"-h" returns -1 (the caller prints help).
+ * returns EXIT_USAGE. "--help"/"-h" prints `help` to standard output and
+ * returns -1: the command then exits with EXIT_OK.
  */
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *table,
-              cli_parsed *out);
+              const char *help, cli_parsed *out);
 
 /* Prints "heapscope: MSG" to stderr. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -115,13 +115,9 @@ static int render_chart(const hs_census *c, hs_sink *out, const void *arg)
 int cmd_chart(int argc, char **argv)
 {
     cli_parsed p;
-    int st = cli_parse("chart", argc, argv, opts, &p);
-    if (st < 0) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int st = cli_parse("chart", argc, argv, opts, help, &p);
     if (st)
-        return st;
+        return st < 0 ? EXIT_OK : st;
 
     hs_chart_options o;
     hs_chart_options_init(&o);

@@ -41,13 +41,9 @@ static int render_csv(const hs_census *c, hs_sink *out, const void *arg)
 int cmd_csv(int argc, char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse("csv", argc, argv, opts, &p);
-    if (rc < 0) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int rc = cli_parse("csv", argc, argv, opts, help, &p);
     if (rc)
-        return rc;
+        return rc < 0 ? EXIT_OK : rc;
     const char *output = NULL;
     unsigned long long limit = 0;
     hs_csv_layout layout = HS_CSV_LONG;

@@ -356,13 +356,9 @@ static int on_count(void *user, const hs_event *ev)
 int cmd_events(int argc, char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse("events", argc, argv, opts, &p);
-    if (rc < 0) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int rc = cli_parse("events", argc, argv, opts, help, &p);
     if (rc)
-        return rc;
+        return rc < 0 ? EXIT_OK : rc;
     bool count = false;
     for (int i = 0; i < p.nopts; i++)
         if (p.opts[i].id == OPT_COUNT)

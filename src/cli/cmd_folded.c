@@ -53,13 +53,9 @@ static int render_folded(const hs_census *c, hs_sink *out, const void *arg)
 int cmd_folded(int argc, char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse("folded", argc, argv, opts, &p);
-    if (rc < 0) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int rc = cli_parse("folded", argc, argv, opts, help, &p);
     if (rc)
-        return rc;
+        return rc < 0 ? EXIT_OK : rc;
     const char *output = NULL;
     unsigned long long limit = 0;
     hs_folded_options fo = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};

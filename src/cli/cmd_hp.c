@@ -42,13 +42,9 @@ static int render_hp(const hs_census *c, hs_sink *out, const void *arg)
 int cmd_hp(int argc, char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse("hp", argc, argv, opts, &p);
-    if (rc < 0) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int rc = cli_parse("hp", argc, argv, opts, help, &p);
     if (rc)
-        return rc;
+        return rc < 0 ? EXIT_OK : rc;
     const char *output = NULL;
     unsigned long long limit = 0;
     for (int i = 0; i < p.nopts; i++) {

@@ -34,13 +34,9 @@ static void seconds(char *buf, size_t n, uint64_t ns)
 int cmd_info(int argc, char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse("info", argc, argv, opts, &p);
-    if (rc < 0) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int rc = cli_parse("info", argc, argv, opts, help, &p);
     if (rc)
-        return rc;
+        return rc < 0 ? EXIT_OK : rc;
     if (p.npos != 1) {
         cli_errorf("info: expected one FILE (run 'heapscope info --help')");
         return EXIT_USAGE;

@@ -423,13 +423,9 @@ static void print_summary(const hs_census *c, const char *name)
 int cmd_report(int argc, char **argv)
 {
     cli_parsed p;
-    int st = cli_parse("report", argc, argv, opts, &p);
-    if (st < 0) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
+    int st = cli_parse("report", argc, argv, opts, help, &p);
     if (st)
-        return st;
+        return st < 0 ? EXIT_OK : st;
     const char *dir = ".";
     unsigned name_limit = 0;
     unsigned long long u;

@@ -267,14 +267,10 @@ int cmd_summary(int argc, char **argv)
     args[nargs] = NULL;
 
     cli_parsed p;
-    int rc = cli_parse("summary", nargs, args, opts, &p);
+    int rc = cli_parse("summary", nargs, args, opts, help, &p);
     free(args);
-    if (rc < 0) {
-        fputs(help, stdout);
-        return EXIT_OK;
-    }
     if (rc)
-        return rc;
+        return rc < 0 ? EXIT_OK : rc;
     bool json = false, has_from = false, has_to = false;
     double from = 0, to = 0;
     const char *output = NULL;

@@ -98,7 +98,7 @@ static const cli_opt *find_short(const cli_opt *t, char c)
 }
 
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *table,
-              cli_parsed *out)
+              const char *help, cli_parsed *out)
 {
     memset(out, 0, sizeof *out);
     bool only_pos = false;
@@ -116,8 +116,10 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *table,
             only_pos = true;
             continue;
         }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help, stdout);
             return -1;
+        }
         const cli_opt *o;
         const char *value = NULL;
         if (a[1] == '-') {
