@@ -122,6 +122,14 @@ void evw_declare_ghc92(evw *w)
         evw_declare(w, t[i].tag, t[i].size, t[i].desc);
 }
 
+void evw_start_ghc92(evw *w)
+{
+    evw_init(w);
+    evw_header_begin(w);
+    evw_declare_ghc92(w);
+    evw_header_end(w);
+}
+
 size_t evw_event(evw *w, uint16_t tag, uint64_t time, int variable)
 {
     size_t start = w->len;

@@ -35,6 +35,9 @@ void evw_header_end(evw *w); /* 'hete', 'hdre', 'datb' */
  * statistics, markers and threads, with their real sizes. */
 void evw_declare_ghc92(evw *w);
 
+/* evw_init, then a whole header declaring the GHC 9.2 types above. */
+void evw_start_ghc92(evw *w);
+
 /* Starts an event; for a variable event the length is patched by
  * evw_event_end(). Returns the offset of the event. */
 size_t evw_event(evw *w, uint16_t tag, uint64_t time, int variable);

@@ -97,10 +97,7 @@ static void args_event(evw *w, uint64_t t, const char *const *argv, int n)
 /* A GHC 9.x -hc log: cost centres, two samples, markers. */
 static void build_hc(evw *w)
 {
-    evw_init(w);
-    evw_header_begin(w);
-    evw_declare_ghc92(w);
-    evw_header_end(w);
+    evw_start_ghc92(w);
     {
         size_t s = evw_event(w, 29, 10, 1);
         evw_u32(w, 0);
@@ -212,10 +209,7 @@ static void test_hc_names(void)
 static void test_undefined_cost_centre(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 1);
     evw_cost_centre(&w, 2, 1, "main", "Main", "a.hs:1:1", 0);
     evw_sample_begin(&w, 10, 0);
@@ -239,10 +233,7 @@ static void test_undefined_cost_centre(void)
 static void test_band_stats(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 4);
     evw_sample_begin(&w, 1000000000, 0);
     evw_sample_string(&w, 1000000001, 100, "A");
@@ -274,10 +265,7 @@ static void test_band_stats(void)
     evw_free(&w);
 
     /* One sample counts one second; no sample has no peak. */
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 4);
     evw_sample_begin(&w, 5, 0);
     evw_sample_string(&w, 6, 10, "A");
@@ -297,10 +285,7 @@ static void test_band_stats(void)
 static void test_string_breakdowns(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 4);
     evw_sample_begin(&w, 10, 0);
     evw_sample_string(&w, 11, 16, "[]");
@@ -366,10 +351,7 @@ static void test_biographical_order(void)
 {
     /* -hb censuses all come at exit with one era: placed by their time */
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 6);
     static const char *const states[] = {"VOID", "LAG", "USE",
                                          "INHERENT_USE", "DRAG"};
@@ -397,10 +379,7 @@ static void test_ipe_resolution(void)
 {
     /* GHC 9.2 layout; IPE records after the samples that use them */
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 8);
     evw_sample_begin(&w, 10, 0);
     evw_sample_string(&w, 11, 100, "0x409f78");
@@ -433,10 +412,7 @@ static void test_ipe_resolution(void)
 static void test_time_profile(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_cost_centre(&w, 1, 1, "f", "M", "m.hs:1:1", 0);
     evw_cost_centre(&w, 2, 2, "main", "Main", "a.hs:1:1", 0);
     evw_event(&w, 168, 3, 0);
@@ -487,10 +463,7 @@ static void test_time_profile(void)
 static void test_heap_lines_and_orphans(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     /* per-capability buffers: points come out of time order */
     size_t b1 = evw_block(&w, 50, 1);
     evw_event(&w, 50, 60, 0);
@@ -527,10 +500,7 @@ static void test_huge_stack(void)
     /* the deepest stack the format carries (255) names fine; with -L the
      * name is cut */
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 1);
     uint32_t st[255];
     for (uint32_t i = 0; i < 255; i++) {
@@ -655,10 +625,7 @@ static void test_decode_only_census_tags(void)
     evw_free(&w);
 
     /* depth 5 but room for one id */
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 1);
     evw_sample_begin(&w, 2, 0);
     size_t at = evw_event(&w, 163, 3, 1);
@@ -692,10 +659,7 @@ static void test_decode_only_census_tags(void)
 static void test_marker_order(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     uint64_t times[] = {50, 10, 40, 40, 20, 90, 5, 40, 70, 60, 30, 80};
     size_t n = sizeof times / sizeof times[0];
     for (size_t i = 0; i < n; i++) {

@@ -512,10 +512,7 @@ static void test_single_sample_and_escaping(void)
 static void test_no_samples(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_data_end(&w);
     hs_census *c = hs_census_new();
     hs_reader *r = hs_reader_new();

@@ -319,14 +319,6 @@ static void expect_error(const evw *w, int code, uint64_t offset,
 }
 
 /* A minimal header declaring the GHC 9.2 types. */
-static void ghc92_header(evw *w)
-{
-    evw_init(w);
-    evw_header_begin(w);
-    evw_declare_ghc92(w);
-    evw_header_end(w);
-}
-
 /* ---- real logs: chunk sizes ---------------------------------------- */
 
 struct real_log {
@@ -666,7 +658,7 @@ static void test_bad_magic(void)
 static void test_undeclared_tag(void)
 {
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     evw_event(&w, 9, 100, 0);
     evw_event(&w, 10, 200, 0);
     size_t at = evw_event(&w, 7, 300, 0); /* SHUTDOWN: not declared */
@@ -683,7 +675,7 @@ static void test_undeclared_tag(void)
 static void test_stack_past_event(void)
 {
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 100000000, HS_BREAKDOWN_COST_CENTRE);
     evw_sample_begin(&w, 2, 0);
     /* depth 5, but only two cost-centre ids in the event */
@@ -706,7 +698,7 @@ static void test_stack_past_event(void)
     evw_free(&w);
 
     /* The same for a time-profile sample. */
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     evw_event(&w, 168, 1, 0);
     evw_u64(&w, 1000000);
     at = evw_event(&w, 167, 2, 1);
@@ -720,7 +712,7 @@ static void test_stack_past_event(void)
     evw_free(&w);
 
     /* A cost centre whose strings have no NUL within the event. */
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     at = evw_event(&w, 161, 1, 1);
     evw_u32(&w, 12);
     evw_bytes(&w, "main\0Main", 9);
@@ -762,7 +754,7 @@ static void test_absurd_sizes(void)
     evw_free(&w);
 
     /* A block marker declaring a block smaller than itself. */
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     evw_event(&w, 9, 1, 0);
     at = evw_block(&w, 2, 0);
     w.data[at + 13] = 10; /* block_size = 10 < 24 */
@@ -772,7 +764,7 @@ static void test_absurd_sizes(void)
     evw_free(&w);
 
     /* The same with a block size of exactly 23: one byte short. */
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     at = evw_block(&w, 2, 0);
     w.data[at + 13] = 23;
     evw_data_end(&w);
@@ -811,7 +803,7 @@ static void test_duplicate_declaration(void)
 static void test_sticky_error(void)
 {
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     evw_event(&w, 9, 1, 0);
     size_t at = evw_event(&w, 300, 2, 0);
     evw_event(&w, 10, 3, 0);
@@ -850,7 +842,7 @@ static void test_sticky_error(void)
 static void test_feed_misuse(void)
 {
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     for (int i = 0; i < 4; i++)
         evw_event(&w, 9 + (i & 1), (uint64_t)i, 0);
     evw_data_end(&w);
@@ -1130,7 +1122,7 @@ static void test_older_and_short_layouts(void)
 static void test_block_markers(void)
 {
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     size_t hdr = w.len;
     evw_event(&w, 9, 1, 0);               /* 0: before any block */
     size_t b0 = evw_block(&w, 2, 0);      /* 1: cap 0 */
@@ -1178,7 +1170,7 @@ static void test_truncated_logs(void)
 {
     /* No data-end marker: every event, then a warning at the last byte. */
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     evw_event(&w, 9, 1, 0);
     evw_string_event(&w, 19, 2, "hello");
     run r = decode_all(w.data, w.len);
@@ -1209,7 +1201,7 @@ static void test_truncated_logs(void)
     evw_free(&w);
 
     /* Cut inside the header. */
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     r = decode_chunked(w.data, 30, 7, true);
     CU_ASSERT_EQUAL(r.status, HS_ERR_TRUNCATED_HEADER);
     CU_ASSERT_EQUAL(r.err.offset, 30);
@@ -1231,7 +1223,7 @@ static void test_truncated_logs(void)
 static void test_raw_stacks(void)
 {
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     uint32_t stack[2] = {9, 4};
     evw_sample_ccs(&w, 1, 512, 2, stack);
     size_t at = evw_event(&w, 163, 2, 1); /* depth 3, room for one id */
@@ -1263,7 +1255,7 @@ static void test_raw_stacks(void)
 static void test_decode_only(void)
 {
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     evw_string_event(&w, 58, 1, "mark");
     evw_event(&w, 0, 2, 0);
     evw_u32(&w, 7);
@@ -1298,7 +1290,7 @@ static void test_decode_only(void)
 static void test_decoded_fields(void)
 {
     evw w;
-    ghc92_header(&w);
+    evw_start_ghc92(&w);
     size_t s = evw_event(&w, 29, 1, 1);
     evw_u32(&w, 1);
     evw_bytes(&w, "GHC-9.0.2 rts_p", 15);

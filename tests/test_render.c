@@ -164,10 +164,7 @@ static const char *const nasty[] = {
 static hs_census *nasty_census(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 3);
     evw_sample_begin(&w, 1000000, 0);
     for (size_t k = 0; k < NNASTY; k++)
@@ -282,10 +279,7 @@ static void test_folded_cleaning(void)
 static void test_folded_hc(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 1);
     evw_cost_centre(&w, 2, 1, "main", "Main", "a.hs:1:1", 0);
     evw_cost_centre(&w, 2, 2, "CAF", "Main", "<entire-module>", 1);

@@ -162,10 +162,7 @@ static void global_block(evw *w)
 /* order: which block comes first in the file (0 cap0, 1 cap1, 2 global) */
 static void build_log(evw *w, const int order[3])
 {
-    evw_init(w);
-    evw_header_begin(w);
-    evw_declare_ghc92(w);
-    evw_header_end(w);
+    evw_start_ghc92(w);
     for (int i = 0; i < 3; i++) {
         if (order[i] == 0)
             cap0_block(w);
@@ -366,10 +363,7 @@ static void test_misuse(void)
 static void test_no_gc_events(void)
 {
     evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare_ghc92(&w);
-    evw_header_end(&w);
+    evw_start_ghc92(&w);
     size_t b = evw_block(&w, 1, 0);
     evw_string_event(&w, 19, 1000, "hello");
     ev_marker(&w, 2000, "m");
