@@ -7,6 +7,7 @@
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "evhash.h"
 #include "testutil.h"
 
 #include <CUnit/Basic.h>
@@ -21,190 +22,6 @@
 #include <unistd.h>
 
 /* ---- helpers ------------------------------------------------------- */
-
-#define FNV_OFFSET 1469598103934665603ull
-#define FNV_PRIME 1099511628211ull
-
-static void mix(uint64_t *h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) {
-        *h ^= b[i];
-        *h *= FNV_PRIME;
-    }
-}
-
-static void mixu(uint64_t *h, uint64_t v)
-{
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    mix(h, b, 8);
-}
-
-static void mixs(uint64_t *h, hs_str s)
-{
-    mixu(h, s.len);
-    mix(h, s.ptr, s.len);
-}
-
-/* A hash of everything decoded from an event: the raw payload and every
- * field of the union member its tag selects (pointers are followed, never
- * hashed, since they differ between chunkings). */
-static uint64_t field_hash(const hs_event *e)
-{
-    uint64_t h = FNV_OFFSET;
-    mixu(&h, e->known);
-    mixu(&h, e->payload_len);
-    mix(&h, e->payload, e->payload_len);
-    if (!e->known)
-        return h;
-    switch (e->tag) {
-    case 0: case 1: case 3:
-        mixu(&h, e->u.thread.thread);
-        break;
-    case 2:
-        mixu(&h, e->u.stop_thread.thread);
-        mixu(&h, e->u.stop_thread.status);
-        mixu(&h, e->u.stop_thread.blocked_on);
-        break;
-    case 4: case 8:
-        mixu(&h, e->u.thread_cap.thread);
-        mixu(&h, e->u.thread_cap.cap);
-        break;
-    case 15:
-        mixu(&h, e->u.spark_thread.thread);
-        break;
-    case 18:
-        mixu(&h, e->u.block.size);
-        mixu(&h, e->u.block.end_time);
-        mixu(&h, e->u.block.cap);
-        break;
-    case 16: case 19: case 58: case 181:
-        mixs(&h, e->u.msg.text);
-        break;
-    case 25:
-        mixu(&h, e->u.capset_create.capset);
-        mixu(&h, e->u.capset_create.type);
-        break;
-    case 26:
-        mixu(&h, e->u.capset_delete.capset);
-        break;
-    case 27: case 28:
-        mixu(&h, e->u.capset_cap.capset);
-        mixu(&h, e->u.capset_cap.cap);
-        break;
-    case 29:
-        mixu(&h, e->u.rts_identifier.capset);
-        mixs(&h, e->u.rts_identifier.text);
-        break;
-    case 30: case 31:
-        mixu(&h, e->u.args.capset);
-        mixs(&h, e->u.args.raw);
-        mixu(&h, e->u.args.count);
-        break;
-    case 32: case 33:
-        mixu(&h, e->u.pid.capset);
-        mixu(&h, e->u.pid.pid);
-        break;
-    case 43:
-        mixu(&h, e->u.wall_clock.capset);
-        mixu(&h, e->u.wall_clock.sec);
-        mixu(&h, e->u.wall_clock.nsec);
-        break;
-    case 44:
-        mixu(&h, e->u.thread_label.thread);
-        mixs(&h, e->u.thread_label.label);
-        break;
-    case 49: case 50: case 51: case 91:
-        mixu(&h, e->u.heap.capset);
-        mixu(&h, e->u.heap.bytes);
-        break;
-    case 52:
-        mixu(&h, e->u.heap_info.capset);
-        mixu(&h, e->u.heap_info.gens);
-        mixu(&h, e->u.heap_info.max_heap);
-        mixu(&h, e->u.heap_info.alloc_area);
-        mixu(&h, e->u.heap_info.mblock);
-        mixu(&h, e->u.heap_info.block);
-        break;
-    case 53:
-        mixu(&h, e->u.gc_stats.capset);
-        mixu(&h, e->u.gc_stats.gen);
-        mixu(&h, e->u.gc_stats.copied);
-        mixu(&h, e->u.gc_stats.slop);
-        mixu(&h, e->u.gc_stats.frag);
-        mixu(&h, e->u.gc_stats.par_threads);
-        mixu(&h, e->u.gc_stats.par_max_copied);
-        mixu(&h, e->u.gc_stats.par_tot_copied);
-        mixu(&h, e->u.gc_stats.par_balanced_copied);
-        mixu(&h, e->u.gc_stats.has_balanced);
-        break;
-    case 55:
-        mixu(&h, e->u.task_create.task);
-        mixu(&h, e->u.task_create.cap);
-        mixu(&h, e->u.task_create.kernel_tid);
-        break;
-    case 57:
-        mixu(&h, e->u.task_delete.task);
-        break;
-    case 160:
-        mixu(&h, e->u.heap_prof_begin.profile);
-        mixu(&h, e->u.heap_prof_begin.period);
-        mixu(&h, e->u.heap_prof_begin.breakdown);
-        for (int i = 0; i < 7; i++)
-            mixs(&h, e->u.heap_prof_begin.filters[i]);
-        break;
-    case 161:
-        mixu(&h, e->u.cost_centre.id);
-        mixs(&h, e->u.cost_centre.label);
-        mixs(&h, e->u.cost_centre.module);
-        mixs(&h, e->u.cost_centre.srcloc);
-        mixu(&h, e->u.cost_centre.flags);
-        break;
-    case 162: case 165:
-        mixu(&h, e->u.sample.era);
-        break;
-    case 166:
-        mixu(&h, e->u.bio_sample.era);
-        mixu(&h, e->u.bio_sample.time);
-        break;
-    case 163:
-        mixu(&h, e->u.ccs_sample.profile);
-        mixu(&h, e->u.ccs_sample.bytes);
-        mixu(&h, e->u.ccs_sample.depth);
-        for (unsigned i = 0; i < e->u.ccs_sample.depth; i++)
-            mixu(&h, e->u.ccs_sample.stack[i]);
-        break;
-    case 164:
-        mixu(&h, e->u.string_sample.profile);
-        mixu(&h, e->u.string_sample.bytes);
-        mixs(&h, e->u.string_sample.label);
-        break;
-    case 167:
-        mixu(&h, e->u.prof_sample.cap);
-        mixu(&h, e->u.prof_sample.tick);
-        mixu(&h, e->u.prof_sample.depth);
-        for (unsigned i = 0; i < e->u.prof_sample.depth; i++)
-            mixu(&h, e->u.prof_sample.stack[i]);
-        break;
-    case 168:
-        mixu(&h, e->u.prof_begin.tick_interval);
-        break;
-    case 169:
-        mixu(&h, e->u.ipe.address);
-        mixs(&h, e->u.ipe.table_name);
-        mixs(&h, e->u.ipe.closure_desc);
-        mixs(&h, e->u.ipe.type_desc);
-        mixs(&h, e->u.ipe.label);
-        mixs(&h, e->u.ipe.module);
-        mixs(&h, e->u.ipe.srcloc);
-        break;
-    default:
-        break;
-    }
-    return h;
-}
 
 /* What a test keeps of one event. */
 typedef struct rec {
@@ -236,7 +53,7 @@ static void run_add(run *r, const hs_event *ev)
             abort();
     }
     r->ev[r->n++] = (rec){ev->tag, ev->cap, ev->time, ev->offset, ev->index,
-                          field_hash(ev)};
+                          evh_fields(ev)};
 }
 
 /*

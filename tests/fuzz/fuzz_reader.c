@@ -17,6 +17,8 @@
  */
 #include <heapscope/heapscope.h>
 
+#include "../evhash.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,110 +38,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
 #endif
 
-/* The harness's own loops teach the fuzzer nothing about the reader. */
-#if defined(__clang__)
-#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#else
-#define NO_COVERAGE
-#endif
-
-/* Hashes 8 bytes at a time: the harness should cost little beside the
- * reader. */
-NO_COVERAGE static void mix(uint64_t *h, const void *p, size_t n)
+static uint64_t frame_hash(const hs_event *e)
 {
-    const uint8_t *b = p;
-    uint64_t w;
-    for (; n >= 8; n -= 8, b += 8) {
-        memcpy(&w, b, 8);
-        *h = (*h ^ w) * 1099511628211ull;
-        *h ^= *h >> 29;
-    }
-    for (; n; n--, b++)
-        *h = (*h ^ *b) * 1099511628211ull;
+    uint64_t h = EVH_SEED;
+    evh_mixu(&h, e->tag);
+    evh_mixu(&h, e->time);
+    evh_mixu(&h, (uint64_t)(int64_t)e->cap);
+    evh_mixu(&h, e->offset);
+    evh_mixu(&h, e->index);
+    return h;
 }
 
-static void mixu(uint64_t *h, uint64_t v) { mix(h, &v, sizeof v); }
-
-static void mixs(uint64_t *h, hs_str s)
-{
-    mixu(h, s.len);
-    mix(h, s.ptr, s.len);
-}
-
-/* Everything the reader says about one event, every pointer followed. */
+/* Everything the reader says about one event: where it is, its payload,
+ * and with `fields` every decoded field, every pointer followed. The
+ * hashing lives in tests/evhash.c, built without coverage instrumentation:
+ * the harness's own loops teach the fuzzer nothing about the reader. */
 static uint64_t event_hash(const hs_event *e, bool fields)
 {
-    uint64_t h = 1469598103934665603ull;
-    mixu(&h, e->tag);
-    mixu(&h, e->time);
-    mixu(&h, (uint64_t)(int64_t)e->cap);
-    mixu(&h, e->offset);
-    mixu(&h, e->index);
-    mixu(&h, e->payload_len);
-    mix(&h, e->payload, e->payload_len);
-    if (!fields)
-        return h;
-    mixu(&h, e->known);
-    if (!e->known)
-        return h;
-    switch (e->tag) {
-    case 16: case 19: case 58: case 181:
-        mixs(&h, e->u.msg.text);
-        break;
-    case 29:
-        mixs(&h, e->u.rts_identifier.text);
-        break;
-    case 30: case 31:
-        mixs(&h, e->u.args.raw);
-        mixu(&h, e->u.args.count);
-        break;
-    case 44:
-        mixs(&h, e->u.thread_label.label);
-        break;
-    case 53:
-        mixu(&h, e->u.gc_stats.has_balanced);
-        mixu(&h, e->u.gc_stats.par_balanced_copied);
-        mixu(&h, e->u.gc_stats.par_tot_copied);
-        break;
-    case 160:
-        mixu(&h, e->u.heap_prof_begin.breakdown);
-        for (int i = 0; i < 7; i++)
-            mixs(&h, e->u.heap_prof_begin.filters[i]);
-        break;
-    case 161:
-        mixu(&h, e->u.cost_centre.id);
-        mixs(&h, e->u.cost_centre.label);
-        mixs(&h, e->u.cost_centre.module);
-        mixs(&h, e->u.cost_centre.srcloc);
-        mixu(&h, e->u.cost_centre.flags);
-        break;
-    case 163:
-        mixu(&h, e->u.ccs_sample.bytes);
-        mix(&h, e->u.ccs_sample.stack,
-            e->u.ccs_sample.depth * sizeof *e->u.ccs_sample.stack);
-        break;
-    case 164:
-        mixu(&h, e->u.string_sample.bytes);
-        mixs(&h, e->u.string_sample.label);
-        break;
-    case 167:
-        mixu(&h, e->u.prof_sample.tick);
-        mix(&h, e->u.prof_sample.stack,
-            e->u.prof_sample.depth * sizeof *e->u.prof_sample.stack);
-        break;
-    case 169:
-        mixu(&h, e->u.ipe.address);
-        mixs(&h, e->u.ipe.table_name);
-        mixs(&h, e->u.ipe.closure_desc);
-        mixs(&h, e->u.ipe.type_desc);
-        mixs(&h, e->u.ipe.label);
-        mixs(&h, e->u.ipe.module);
-        mixs(&h, e->u.ipe.srcloc);
-        break;
-    default:
-        mix(&h, &e->u, sizeof e->u.heap); /* plain numbers */
-        break;
-    }
+    if (fields)
+        return evh_fields(e) ^ frame_hash(e);
+    uint64_t h = frame_hash(e);
+    evh_mixu(&h, e->payload_len);
+    evh_mix(&h, e->payload, e->payload_len);
     return h;
 }
 
@@ -221,7 +141,7 @@ static outcome decode(const uint8_t *data, size_t size, enum chunking how,
             CHECK(ev.offset + 10 + ev.payload_len <= pos);
             last_offset = ev.offset;
             uint64_t h = event_hash(&ev, fields);
-            mixu(&o.hash, h);
+            evh_mixu(&o.hash, h);
             o.n++;
         }
         CHECK(st == HS_NEED_INPUT || st == HS_DONE || st < 0);
@@ -260,7 +180,7 @@ static outcome decode(const uint8_t *data, size_t size, enum chunking how,
         hs_str desc;
         if (hs_reader_event_type(r, (uint16_t)t, &sz, &desc)) {
             CHECK(sz >= -1 && sz < 65535);
-            mix(&o.hash, desc.ptr, desc.len);
+            evh_mix(&o.hash, desc.ptr, desc.len);
         }
         (void)hs_event_name((uint16_t)t);
     }
