@@ -1182,11 +1182,6 @@ int hs__census_hp_set(hs_census *c, const char *job, const char *date,
     return HS_OK;
 }
 
-void hs__census_warn(hs_census *c, const char *msg)
-{
-    warnf(c, "%s", msg);
-}
-
 /* --- getters ----------------------------------------------------------------- */
 
 const hs_census_info *hs_census_get_info(const hs_census *c)

@@ -105,8 +105,6 @@ void hs__census_hp_drop_last(struct hs_census *c);
 /* Sets the run's metadata from the .hp header (NULLs are left unset). */
 int hs__census_hp_set(struct hs_census *c, const char *job, const char *date,
                       uint32_t breakdown, uint64_t end_ns);
-/* Adds a warning sentence. */
-void hs__census_warn(struct hs_census *c, const char *msg);
 
 /* The loader's fast path (census_load.c): hs_census_add_event without the
  * exported symbol's indirection, the table of tags the census reads, and
