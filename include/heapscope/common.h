@@ -4,8 +4,17 @@
  *
  * Every fallible call returns an int status: HS_OK (0) or a positive
  * informational code on success, a negative HS_ERR_* code on failure.
- * Objects that can fail keep the first error (sticky) together with where
- * it happened; hs_strerror() names a code.
+ * Objects that can fail keep the first error together with where it
+ * happened (hs_reader_error, hs_census_error, hs_summary_error: the first
+ * error explains, later ones are consequences); out of memory also stops
+ * all further work (sticky). hs_strerror() names a code.
+ *
+ * Names: hs_NOUN_VERB for calls (hs_census_free, hs_reader_feed); a getter
+ * is hs_NOUN_THING (hs_census_band_name, hs_summary_error), written
+ * hs_NOUN_get_THING only where hs_NOUN_THING is already a type
+ * (hs_census_get_info returns an hs_census_info, hs_summary_get_stats an
+ * hs_summary_stats). Options structs the caller allocates are filled with
+ * their defaults by hs_NOUN_options_init().
  */
 #ifndef HEAPSCOPE_COMMON_H
 #define HEAPSCOPE_COMMON_H
@@ -13,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+
+#include "heapscope/version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,16 +35,23 @@ extern "C" {
 #define HS_API
 #endif
 
-#define HS_VERSION_STRING "0.1.0"
-
-/* Status codes. Non-negative values are successes. */
+/*
+ * Status codes. Every fallible call returns one: HS_OK or an informational
+ * code (positive: a success that says what happened), or an error code
+ * (negative). Test for failure with `st < 0` or HS_IS_ERROR(st).
+ */
 enum {
     HS_OK = 0,
+    /* informational */
     HS_NEED_INPUT = 1,      /* reader: no complete event in the input so far */
     HS_EVENT = 2,           /* reader: an event was produced */
     HS_DONE = 3,            /* reader: the data-end marker was read */
-    HS_TRUNCATED = 4,       /* reader: input ended without a data-end marker */
+    HS_TRUNCATED = 4        /* input ended without a data-end marker; what
+                               came before it is kept (a warning) */
+};
 
+enum {
+    /* errors */
     HS_ERR_BAD_MAGIC = -1,        /* not an eventlog / wrong magic number */
     HS_ERR_BAD_HEADER = -2,       /* malformed event-type table */
     HS_ERR_UNDECLARED_TAG = -3,   /* event tag missing from the header */
@@ -48,11 +66,18 @@ enum {
     HS_ERR_INVALID = -12          /* a bad argument or option value */
 };
 
+#define HS_IS_ERROR(code) ((code) < 0)
+
+/* The version of the library linked ("0.1.0"), which may differ from the
+ * headers' HS_VERSION_STRING; a static string. */
+HS_API const char *hs_version(void);
+
 /* A static English name of a status code; never NULL. */
 HS_API const char *hs_strerror(int code);
 
 /*
- * Where and what went wrong. `offset` is the byte offset of the first byte
+ * Where and what went wrong, or (code > 0, e.g. HS_TRUNCATED) a warning
+ * about what was kept. `offset` is the byte offset of the first byte
  * that could not be accepted (for text inputs, `line` is set instead and
  * offset is the line's first byte). `event_index` is the 0-based index of
  * the event being read (UINT64_MAX when the error is in the header).
@@ -72,6 +97,39 @@ typedef struct hs_str {
     const char *ptr;
     size_t len;
 } hs_str;
+
+/*
+ * Where an object's memory comes from. Every allocation the library makes
+ * for an object created by a `..._new_with(const hs_allocator *)` call goes
+ * through these three functions (as expat's XML_Memory_Handling_Suite), so
+ * an embedder can account for memory and a test can make the n-th
+ * allocation fail. realloc_fn and free_fn are called only with pointers
+ * the same allocator returned; free_fn(user, NULL) must be harmless. The
+ * struct is copied: it need not outlive the call that takes it. A NULL
+ * allocator, and the plain `..._new()` calls, mean the C library's.
+ */
+typedef struct hs_allocator {
+    void *(*malloc_fn)(void *user, size_t size);
+    void *(*realloc_fn)(void *user, void *ptr, size_t size);
+    void (*free_fn)(void *user, void *ptr);
+    void *user;
+} hs_allocator;
+
+/*
+ * The length of the UTF-8 character at p (1 for ASCII, 2 to 4), or 0
+ * when the n bytes at p do not start with a valid, complete, shortest-form
+ * character (n == 0, a stray continuation byte, a surrogate, a sequence
+ * cut by the end). Used wherever text must be shown or embedded exactly.
+ */
+HS_API size_t hs_utf8_char_len(const char *p, size_t n);
+
+/*
+ * Writes bytes in binary units to three significant digits ("812 B",
+ * "9.53 KiB", "12.4 MiB", "124 GiB"; up to PiB) into buf (at most size
+ * bytes, NUL-terminated; 16 suffice).
+ * Returns buf.
+ */
+HS_API char *hs_format_bytes(char *buf, size_t size, double bytes);
 
 #ifdef __cplusplus
 }

@@ -36,26 +36,70 @@ static inline uint64_t hs_be64(const uint8_t *p)
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "heapscope/common.h"
+
+/*
+ * The library's only ways to allocate: through the object's allocator, or
+ * the C library's when it is NULL. An object keeps a copy of the allocator
+ * it was made with (hs_alloc_copy) and hands a pointer to that copy to
+ * every helper below.
+ */
+static inline void *hs_malloc(const hs_allocator *a, size_t n)
+{
+    return a ? a->malloc_fn(a->user, n ? n : 1) : malloc(n ? n : 1);
+}
+
+static inline void *hs_realloc(const hs_allocator *a, void *p, size_t n)
+{
+    return a ? a->realloc_fn(a->user, p, n ? n : 1) : realloc(p, n ? n : 1);
+}
+
+static inline void hs_free(const hs_allocator *a, void *p)
+{
+    if (!p)
+        return;
+    if (a)
+        a->free_fn(a->user, p);
+    else
+        free(p);
+}
+
+/* n * size zeroed bytes, or NULL when out of memory or on overflow. */
+void *hs_calloc(const hs_allocator *a, size_t n, size_t size);
+/* A NUL-terminated copy of len bytes of s, or NULL. */
+char *hs_strndup(const hs_allocator *a, const char *s, size_t len);
+/*
+ * Copies *from into *store and returns store, or returns NULL (the C
+ * library) when from is NULL: what `..._new_with` calls keep.
+ */
+const hs_allocator *hs_alloc_copy(hs_allocator *store,
+                                  const hs_allocator *from);
 
 /*
  * Makes room for `need` elements of `size` bytes in *ptr (capacity *cap,
  * in elements), doubling so appends are amortised O(1). Returns false
  * (nothing changed) when out of memory or when the size would overflow.
  */
-bool hs_grow(void **ptr, size_t *cap, size_t need, size_t size);
+bool hs_grow(const hs_allocator *a, void **ptr, size_t *cap, size_t need,
+             size_t size);
 
 /*
  * An arena: allocations that never move and are all freed together, so
  * pointers into it (names, stacks) stay valid for the owner's lifetime.
  */
-typedef struct hs_arena hs_arena;
-void hs_arena_init(hs_arena **a);
-void hs_arena_free(hs_arena **a);
+typedef struct hs_arena {
+    struct hs_arena_chunk *head;  /* newest first */
+    const hs_allocator *alloc;
+} hs_arena;
+void hs_arena_init(hs_arena *a, const hs_allocator *alloc);
+void hs_arena_free(hs_arena *a);
 /* 8-byte aligned; NULL when out of memory. */
-void *hs_arena_alloc(hs_arena **a, size_t size);
+void *hs_arena_alloc(hs_arena *a, size_t size);
 /* A NUL-terminated copy of len bytes; NULL when out of memory. */
-char *hs_arena_strndup(hs_arena **a, const char *s, size_t len);
+char *hs_arena_strndup(hs_arena *a, const char *s, size_t len);
 
 /* A fast, well-mixed 64-bit hash of a byte string. */
 uint64_t hs_hash_bytes(const void *data, size_t len);
@@ -67,7 +111,7 @@ uint64_t hs_hash_bytes(const void *data, size_t len);
  * as a C string when it holds no NUL) until the table is freed.
  */
 typedef struct hs_intern {
-    hs_arena *arena;
+    hs_arena arena;
     uint64_t *slots;      /* hash tag | index + 1, 0 = empty; 2^n of them */
     size_t nslots;
     struct hs_intern_key {
@@ -78,7 +122,7 @@ typedef struct hs_intern {
     size_t count, cap;
 } hs_intern;
 
-void hs_intern_init(hs_intern *t);
+void hs_intern_init(hs_intern *t, const hs_allocator *alloc);
 void hs_intern_free(hs_intern *t);
 /*
  * Finds or adds key; *index receives its index and *added whether it is
@@ -88,34 +132,6 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
                    uint32_t *index, bool *added);
 /* The index of key, or UINT32_MAX when absent. */
 uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len);
-
-/* --- census.c: the entry points the .hp reader (census_hp.c) uses ----- */
-
-struct hs_census;
-/* Starts a sample at time ns; HS_OK or HS_ERR_NOMEM. */
-int hs__census_hp_sample(struct hs_census *c, uint64_t time);
-/* Adds bytes to band `name` (len bytes) in the open sample. */
-int hs__census_hp_entry(struct hs_census *c, const char *name, size_t len,
-                        uint64_t bytes);
-void hs__census_hp_end_sample(struct hs_census *c);
-/* A marker with empty text (an hp2ps MARK line). */
-int hs__census_hp_marker(struct hs_census *c, uint64_t time);
-/* Drops the last sample when it is empty (the .hp's closing sample). */
-void hs__census_hp_drop_last(struct hs_census *c);
-/* Sets the run's metadata from the .hp header (NULLs are left unset). */
-int hs__census_hp_set(struct hs_census *c, const char *job, const char *date,
-                      uint32_t breakdown, uint64_t end_ns);
-
-/* The loader's fast path (census_load.c): hs_census_add_event without the
- * exported symbol's indirection, the table of tags the census reads, and
- * the bookkeeping of events it skipped without a call (their number, the
- * latest time and the highest capability among them). */
-struct hs_event;
-/* Adds an event whose tag the census reads, without the per-event
- * bookkeeping (the caller reports every event to hs__census_skipped). */
-int hs__census_add_wanted(struct hs_census *c, const struct hs_event *ev);
-void hs__census_skipped(struct hs_census *c, uint64_t events,
-                        uint64_t max_time, int32_t max_cap);
 
 /* --- util.c: buffered writing to a sink, for the text renderers ------- */
 
@@ -158,18 +174,5 @@ static inline void hs_outbuf_putc(hs_outbuf *o, char ch)
 void hs_outbuf_seconds(hs_outbuf *o, uint64_t ns);
 /* Flushes; returns the status (HS_OK or HS_ERR_IO). */
 int hs_outbuf_flush(hs_outbuf *o);
-
-/* --- census_hp.c: the push-fed .hp parser census_load.c drives -------- */
-
-struct hs_error;
-typedef struct hs_hp_parser hs_hp_parser;
-hs_hp_parser *hs__hp_parser_new(struct hs_census *c);
-void hs__hp_parser_free(hs_hp_parser *p);
-/* HS_OK or a sticky error (HS_ERR_PARSE with err->line, HS_ERR_NOMEM). */
-int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
-                       struct hs_error *err);
-/* Ends the input and finishes the census: HS_OK, HS_TRUNCATED (ends
- * inside a sample; *err holds the warning) or an error. */
-int hs__hp_parser_finish(hs_hp_parser *p, struct hs_error *err);
 
 #endif

@@ -6,12 +6,45 @@
  * is matched to its band by one hash and (almost always) one comparison,
  * never by a scan over the bands seen so far.
  */
-#include "internal.h"
+#include "common/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-bool hs_grow(void **ptr, size_t *cap, size_t need, size_t size)
+void *hs_calloc(const hs_allocator *a, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    void *p = hs_malloc(a, n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
+char *hs_strndup(const hs_allocator *a, const char *s, size_t len)
+{
+    if (len == SIZE_MAX)
+        return NULL;
+    char *p = hs_malloc(a, len + 1);
+    if (!p)
+        return NULL;
+    if (len)
+        memcpy(p, s, len);
+    p[len] = 0;
+    return p;
+}
+
+const hs_allocator *hs_alloc_copy(hs_allocator *store,
+                                  const hs_allocator *from)
+{
+    if (!from)
+        return NULL;
+    *store = *from;
+    return store;
+}
+
+bool hs_grow(const hs_allocator *a, void **ptr, size_t *cap, size_t need,
+             size_t size)
 {
     if (need <= *cap)
         return true;
@@ -23,7 +56,7 @@ bool hs_grow(void **ptr, size_t *cap, size_t need, size_t size)
     }
     if (size && ncap > SIZE_MAX / size)
         return false;
-    void *p = realloc(*ptr, ncap * size);
+    void *p = hs_realloc(a, *ptr, ncap * size);
     if (!p)
         return false;
     *ptr = p;
@@ -38,33 +71,37 @@ bool hs_grow(void **ptr, size_t *cap, size_t need, size_t size)
 /* Chunks form a list, newest first; `used` counts bytes of data[], which
  * starts 8-byte aligned (the header is three 8-byte words on every target
  * heapscope builds for; the static assertion keeps it so). */
-struct hs_arena {
-    struct hs_arena *next;
+struct hs_arena_chunk {
+    struct hs_arena_chunk *next;
     size_t size, used;
     unsigned char data[];
 };
-_Static_assert(offsetof(struct hs_arena, data) % 8 == 0,
+_Static_assert(offsetof(struct hs_arena_chunk, data) % 8 == 0,
                "arena data must be 8-byte aligned");
 
-void hs_arena_init(hs_arena **a) { *a = NULL; }
-
-void hs_arena_free(hs_arena **a)
+void hs_arena_init(hs_arena *a, const hs_allocator *alloc)
 {
-    hs_arena *c = *a;
-    while (c) {
-        hs_arena *next = c->next;
-        free(c);
-        c = next;
-    }
-    *a = NULL;
+    a->head = NULL;
+    a->alloc = alloc;
 }
 
-void *hs_arena_alloc(hs_arena **a, size_t size)
+void hs_arena_free(hs_arena *a)
+{
+    struct hs_arena_chunk *c = a->head;
+    while (c) {
+        struct hs_arena_chunk *next = c->next;
+        hs_free(a->alloc, c);
+        c = next;
+    }
+    a->head = NULL;
+}
+
+void *hs_arena_alloc(hs_arena *a, size_t size)
 {
     size_t need = (size + 7u) & ~(size_t)7u;
     if (need < size)
         return NULL;
-    hs_arena *c = *a;
+    struct hs_arena_chunk *c = a->head;
     if (c && c->size - c->used >= need) {
         void *p = c->data + c->used;
         c->used += need;
@@ -73,9 +110,10 @@ void *hs_arena_alloc(hs_arena **a, size_t size)
     /* A large request gets a chunk of its own, placed behind the current
      * one so the current chunk's free space is not wasted. */
     size_t csize = need > ARENA_CHUNK / 4 ? need : ARENA_CHUNK;
-    if (csize > SIZE_MAX - sizeof(hs_arena))
+    if (csize > SIZE_MAX - sizeof(struct hs_arena_chunk))
         return NULL;
-    hs_arena *n = malloc(sizeof(hs_arena) + csize);
+    struct hs_arena_chunk *n =
+        hs_malloc(a->alloc, sizeof(struct hs_arena_chunk) + csize);
     if (!n)
         return NULL;
     n->size = csize;
@@ -85,12 +123,12 @@ void *hs_arena_alloc(hs_arena **a, size_t size)
         c->next = n;
     } else {
         n->next = c;
-        *a = n;
+        a->head = n;
     }
     return n->data;
 }
 
-char *hs_arena_strndup(hs_arena **a, const char *s, size_t len)
+char *hs_arena_strndup(hs_arena *a, const char *s, size_t len)
 {
     if (len == SIZE_MAX)
         return NULL;
@@ -147,18 +185,20 @@ uint64_t hs_hash_bytes(const void *data, size_t len)
 
 /* --- interning ------------------------------------------------------------ */
 
-void hs_intern_init(hs_intern *t)
+void hs_intern_init(hs_intern *t, const hs_allocator *alloc)
 {
     memset(t, 0, sizeof *t);
-    hs_arena_init(&t->arena);
+    hs_arena_init(&t->arena, alloc);
 }
 
 void hs_intern_free(hs_intern *t)
 {
+    const hs_allocator *alloc = t->arena.alloc;
     hs_arena_free(&t->arena);
-    free(t->slots);
-    free(t->keys);
+    hs_free(alloc, t->slots);
+    hs_free(alloc, t->keys);
     memset(t, 0, sizeof *t);
+    t->arena.alloc = alloc;
 }
 
 /* A slot holds index + 1 in its low 32 bits (0 = empty) and the high
@@ -193,7 +233,7 @@ static size_t probe(const hs_intern *t, const void *key, size_t len,
 
 static bool rehash(hs_intern *t, size_t nslots)
 {
-    uint64_t *slots = calloc(nslots, sizeof *slots);
+    uint64_t *slots = hs_calloc(t->arena.alloc, nslots, sizeof *slots);
     if (!slots)
         return false;
     size_t mask = nslots - 1;
@@ -203,7 +243,7 @@ static bool rehash(hs_intern *t, size_t nslots)
             i = (i + 1) & mask;
         slots[i] = SLOT_TAG(t->keys[k].hash) | (uint64_t)(k + 1);
     }
-    free(t->slots);
+    hs_free(t->arena.alloc, t->slots);
     t->slots = slots;
     t->nslots = nslots;
     return true;
@@ -235,7 +275,7 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
         *added = false;
         return true;
     }
-    if (!hs_grow((void **)&t->keys, &t->cap, t->count + 1, sizeof *t->keys))
+    if (!hs_grow(t->arena.alloc, (void **)&t->keys, &t->cap, t->count + 1, sizeof *t->keys))
         return false;
     char *copy = hs_arena_strndup(&t->arena, key, len);
     if (!copy)
@@ -249,7 +289,7 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
 
 /* --- buffered output ------------------------------------------------------- */
 
-#include "heapscope/render.h"
+#include "heapscope/sink.h"
 
 void hs_outbuf_init(hs_outbuf *o, hs_sink *sink)
 {
@@ -329,3 +369,4 @@ int hs_outbuf_flush(hs_outbuf *o)
     outbuf_drain(o);
     return o->status;
 }
+
