@@ -27,104 +27,43 @@
 /* ------------------------------------------------------------------ */
 /* Event types                                                          */
 
-enum {
-    EV_CREATE_THREAD = 0, EV_RUN_THREAD = 1, EV_STOP_THREAD = 2,
-    EV_THREAD_RUNNABLE = 3, EV_MIGRATE_THREAD = 4, EV_THREAD_WAKEUP = 8,
-    EV_GC_START = 9, EV_GC_END = 10, EV_REQUEST_SEQ_GC = 11,
-    EV_REQUEST_PAR_GC = 12, EV_BLOCK_MARKER = 18, EV_USER_MSG = 19,
-    EV_GC_IDLE = 20, EV_GC_WORK = 21, EV_GC_DONE = 22,
-    EV_CAPSET_CREATE = 25, EV_CAPSET_DELETE = 26, EV_CAPSET_ASSIGN_CAP = 27,
-    EV_CAPSET_REMOVE_CAP = 28, EV_RTS_IDENTIFIER = 29, EV_PROGRAM_ARGS = 30,
-    EV_PROGRAM_ENV = 31, EV_OSPROCESS_PID = 32, EV_OSPROCESS_PPID = 33,
-    EV_SPARK_COUNTERS = 34, EV_WALL_CLOCK_TIME = 43, EV_THREAD_LABEL = 44,
-    EV_CAP_CREATE = 45, EV_CAP_DELETE = 46, EV_HEAP_ALLOCATED = 49,
-    EV_HEAP_SIZE = 50, EV_HEAP_LIVE = 51, EV_HEAP_INFO_GHC = 52,
-    EV_GC_STATS_GHC = 53, EV_GC_GLOBAL_SYNC = 54, EV_TASK_CREATE = 55,
-    EV_TASK_DELETE = 57, EV_USER_MARKER = 58, EV_MEM_RETURN = 90,
-    EV_BLOCKS_SIZE = 91, EV_HEAP_PROF_BEGIN = 160,
-    EV_HEAP_PROF_COST_CENTRE = 161, EV_HEAP_PROF_SAMPLE_BEGIN = 162,
-    EV_HEAP_PROF_SAMPLE_COST_CENTRE = 163, EV_HEAP_PROF_SAMPLE_END = 165
+/* Tags, sizes and descriptions come from heapscope's one event table. */
+#include "../include/heapscope/events.h"
+
+#define VAR HS_EVSIZE_VAR
+
+/* Every type in the table: its declared size and description by tag. */
+static const struct evtype { int32_t size; const char *desc; } table[256] = {
+#define ROW(tag, NAME, size, min, m, FIELDS, desc) [tag] = {size, desc},
+    HS_EVENT_TABLE(ROW)
+#undef ROW
 };
 
-#define VAR 0xffff
-
-/* The table a GHC 9.x RTS writes (9.0's, plus MEM_RETURN, BLOCKS_SIZE and
- * IPE from 9.2 and NONMOVING_PRUNED_SEGMENTS from 9.10); descriptions as in
- * the RTS's EventLog.c. */
-static const struct evtype { uint16_t tag, size; const char *desc; } event_types[] = {
-    {0, 4, "Create thread"},
-    {1, 4, "Run thread"},
-    {2, 10, "Stop thread"},
-    {3, 4, "Thread runnable"},
-    {4, 6, "Migrate thread"},
-    {8, 6, "Wakeup thread"},
-    {9, 0, "Starting GC"},
-    {10, 0, "Finished GC"},
-    {11, 0, "Request sequential GC"},
-    {12, 0, "Request parallel GC"},
-    {15, 4, "Create spark thread"},
-    {16, VAR, "Log message"},
-    {18, 14, "Block marker"},
-    {19, VAR, "User message"},
-    {20, 0, "GC idle"},
-    {21, 0, "GC working"},
-    {22, 0, "GC done"},
-    {25, 6, "Create capability set"},
-    {26, 4, "Delete capability set"},
-    {27, 6, "Add capability to capability set"},
-    {28, 6, "Remove capability from capability set"},
-    {29, VAR, "RTS name and version"},
-    {30, VAR, "Program arguments"},
-    {31, VAR, "Program environment variables"},
-    {32, 8, "Process ID"},
-    {33, 8, "Parent process ID"},
-    {34, 56, "Spark counters"},
-    {35, 0, "Spark create"},
-    {36, 0, "Spark dud"},
-    {37, 0, "Spark overflow"},
-    {38, 0, "Spark run"},
-    {39, 2, "Spark steal"},
-    {40, 0, "Spark fizzle"},
-    {41, 0, "Spark GC"},
-    {43, 16, "Wall clock time"},
-    {44, VAR, "Thread label"},
-    {45, 2, "Create capability"},
-    {46, 2, "Delete capability"},
-    {47, 2, "Disable capability"},
-    {48, 2, "Enable capability"},
-    {49, 12, "Total heap memory ever allocated"},
-    {50, 12, "Current heap size (number of allocated mblocks)"},
-    {51, 12, "Current heap live data"},
-    {52, 38, "Heap static parameters"},
-    {53, 58, "GC statistics"},
-    {54, 0, "Synchronise stop-the-world GC"},
-    {55, 18, "Task create"},
-    {56, 12, "Task migrate"},
-    {57, 8, "Task delete"},
-    {58, VAR, "User marker"},
-    {59, 0, "Empty event for bug #9003"},
-    {90, 16, "Memory return statistics"},
-    {91, 12, "Current heap size (size of allocated blocks)"},
-    {160, VAR, "Start of heap profile"},
-    {161, VAR, "Cost center definition"},
-    {162, 8, "Start of heap profile sample"},
-    {163, VAR, "Heap profile cost-centre sample"},
-    {164, VAR, "Heap profile string sample"},
-    {165, 8, "End of heap profile sample"},
-    {166, 16, "Start of heap profile (biographical) sample"},
-    {167, VAR, "Time profile cost-centre stack"},
-    {168, 8, "Start of a time profile"},
-    {169, VAR, "Info Table Source Position"},
-    {181, VAR, "User binary message"},
-    {200, 0, "Begin concurrent mark phase"},
-    {201, 4, "End concurrent mark phase"},
-    {202, 0, "Begin concurrent GC synchronisation"},
-    {203, 0, "End concurrent GC synchronisation"},
-    {204, 0, "Begin concurrent sweep"},
-    {205, 0, "End concurrent sweep"},
-    {206, 2, "Update remembered set flushed"},
-    {207, 13, "Nonmoving heap census"},
-    {208, 8, "Report the amount of segments pruned and remaining on the free list."},
+/* The types a GHC 9.x RTS declares (9.0's, plus MEM_RETURN, BLOCKS_SIZE
+ * and IPE from 9.2 and NONMOVING_PRUNED_SEGMENTS from 9.10), in its order. */
+static const uint16_t event_types[] = {
+    HS_EV_CREATE_THREAD, HS_EV_RUN_THREAD, HS_EV_STOP_THREAD, HS_EV_THREAD_RUNNABLE,
+    HS_EV_MIGRATE_THREAD, HS_EV_THREAD_WAKEUP, HS_EV_GC_START, HS_EV_GC_END,
+    HS_EV_REQUEST_SEQ_GC, HS_EV_REQUEST_PAR_GC, HS_EV_CREATE_SPARK_THREAD,
+    HS_EV_LOG_MSG, HS_EV_BLOCK_MARKER, HS_EV_USER_MSG, HS_EV_GC_IDLE, HS_EV_GC_WORK,
+    HS_EV_GC_DONE, HS_EV_CAPSET_CREATE, HS_EV_CAPSET_DELETE, HS_EV_CAPSET_ASSIGN_CAP,
+    HS_EV_CAPSET_REMOVE_CAP, HS_EV_RTS_IDENTIFIER, HS_EV_PROGRAM_ARGS,
+    HS_EV_PROGRAM_ENV, HS_EV_OSPROCESS_PID, HS_EV_OSPROCESS_PPID, HS_EV_SPARK_COUNTERS,
+    HS_EV_SPARK_CREATE, HS_EV_SPARK_DUD, HS_EV_SPARK_OVERFLOW, HS_EV_SPARK_RUN,
+    HS_EV_SPARK_STEAL, HS_EV_SPARK_FIZZLE, HS_EV_SPARK_GC, HS_EV_WALL_CLOCK_TIME,
+    HS_EV_THREAD_LABEL, HS_EV_CAP_CREATE, HS_EV_CAP_DELETE, HS_EV_CAP_DISABLE,
+    HS_EV_CAP_ENABLE, HS_EV_HEAP_ALLOCATED, HS_EV_HEAP_SIZE, HS_EV_HEAP_LIVE,
+    HS_EV_HEAP_INFO_GHC, HS_EV_GC_STATS_GHC, HS_EV_GC_GLOBAL_SYNC, HS_EV_TASK_CREATE,
+    HS_EV_TASK_MIGRATE, HS_EV_TASK_DELETE, HS_EV_USER_MARKER, HS_EV_HACK_BUG_T9003,
+    HS_EV_MEM_RETURN, HS_EV_BLOCKS_SIZE, HS_EV_HEAP_PROF_BEGIN,
+    HS_EV_HEAP_PROF_COST_CENTRE, HS_EV_HEAP_PROF_SAMPLE_BEGIN,
+    HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE, HS_EV_HEAP_PROF_SAMPLE_STRING,
+    HS_EV_HEAP_PROF_SAMPLE_END, HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN,
+    HS_EV_PROF_SAMPLE_COST_CENTRE, HS_EV_PROF_BEGIN, HS_EV_IPE, HS_EV_USER_BINARY_MSG,
+    HS_EV_CONC_MARK_BEGIN, HS_EV_CONC_MARK_END, HS_EV_CONC_SYNC_BEGIN,
+    HS_EV_CONC_SYNC_END, HS_EV_CONC_SWEEP_BEGIN, HS_EV_CONC_SWEEP_END,
+    HS_EV_CONC_UPD_REM_SET_FLUSH, HS_EV_NONMOVING_HEAP_CENSUS,
+    HS_EV_NONMOVING_PRUNED_SEGMENTS,
 };
 #define N_EVENT_TYPES (sizeof event_types / sizeof event_types[0])
 
@@ -253,7 +192,7 @@ static void buf_flush(EvBuf *b)
     uint8_t *p;
     if (!b->open)
         return;
-    p = put16(b->mem, EV_BLOCK_MARKER);
+    p = put16(b->mem, HS_EV_BLOCK_MARKER);
     p = put64(p, b->first_ts);
     p = put32(p, (uint32_t)b->len);
     p = put64(p, b->last_ts);
@@ -279,8 +218,8 @@ static inline uint8_t *ev(EvBuf *b, uint16_t tag, uint64_t ts, size_t payload)
         b->len = BLOCK_MARKER_BYTES;
         b->first_ts = b->last_ts = ts;
         pending_bytes += BLOCK_MARKER_BYTES;
-        stat_count[EV_BLOCK_MARKER]++;
-        stat_bytes[EV_BLOCK_MARKER] += BLOCK_MARKER_BYTES;
+        stat_count[HS_EV_BLOCK_MARKER]++;
+        stat_bytes[HS_EV_BLOCK_MARKER] += BLOCK_MARKER_BYTES;
     }
     if (ts < b->last_ts) {      /* never expected; keeps the output valid */
         ts = b->last_ts;
@@ -649,12 +588,13 @@ static void write_header(void)
     p = put32(p, 0x68647262);   /* hdrb */
     p = put32(p, 0x68657462);   /* hetb */
     for (i = 0; i < N_EVENT_TYPES; i++) {
-        size_t dl = strlen(event_types[i].desc);
+        const struct evtype *t = &table[event_types[i]];
+        size_t dl = strlen(t->desc);
         p = put32(p, 0x65746200);       /* etb\0 */
-        p = put16(p, event_types[i].tag);
-        p = put16(p, event_types[i].size);
+        p = put16(p, event_types[i]);
+        p = put16(p, (uint16_t)t->size);
         p = put32(p, (uint32_t)dl);
-        memcpy(p, event_types[i].desc, dl);
+        memcpy(p, t->desc, dl);
         p += dl;
         p = put32(p, 0);                /* no extra info */
         p = put32(p, 0x65746500);       /* ete\0 */
@@ -708,35 +648,35 @@ static void startup(void)
     else
         snprintf(i_arg, sizeof i_arg, "-i%.6f", (double)sample_interval / 1e9);
 
-    p = put32(ev(&gbuf, EV_CAPSET_CREATE, t, 6), CAPSET_OSPROCESS);
+    p = put32(ev(&gbuf, HS_EV_CAPSET_CREATE, t, 6), CAPSET_OSPROCESS);
     put16(p, 2);                            /* CapsetOsProcess */
-    p = put32(ev(&gbuf, EV_CAPSET_CREATE, t += 50, 6), CAPSET_CLOCKDOMAIN);
+    p = put32(ev(&gbuf, HS_EV_CAPSET_CREATE, t += 50, 6), CAPSET_CLOCKDOMAIN);
     put16(p, 3);                            /* CapsetClockDomain */
     for (c = 0; c < ncaps; c++) {
-        put16(ev(&gbuf, EV_CAP_CREATE, t += 1000 + below(200), 2), (uint16_t)c);
-        p = put32(ev(&gbuf, EV_CAPSET_ASSIGN_CAP, t += 30, 6), CAPSET_OSPROCESS);
+        put16(ev(&gbuf, HS_EV_CAP_CREATE, t += 1000 + below(200), 2), (uint16_t)c);
+        p = put32(ev(&gbuf, HS_EV_CAPSET_ASSIGN_CAP, t += 30, 6), CAPSET_OSPROCESS);
         put16(p, (uint16_t)c);
-        p = put32(ev(&gbuf, EV_CAPSET_ASSIGN_CAP, t += 60, 6), CAPSET_CLOCKDOMAIN);
+        p = put32(ev(&gbuf, HS_EV_CAPSET_ASSIGN_CAP, t += 60, 6), CAPSET_CLOCKDOMAIN);
         put16(p, (uint16_t)c);
     }
-    p = put32(ev(&gbuf, EV_WALL_CLOCK_TIME, t += 300, 16), CAPSET_CLOCKDOMAIN);
+    p = put32(ev(&gbuf, HS_EV_WALL_CLOCK_TIME, t += 300, 16), CAPSET_CLOCKDOMAIN);
     p = put64(p, UINT64_C(1735689600) + below(30000000));
     put32(p, below(1000000) * 1000);
-    p = put32(ev(&gbuf, EV_OSPROCESS_PID, t += 600, 8), CAPSET_OSPROCESS);
+    p = put32(ev(&gbuf, HS_EV_OSPROCESS_PID, t += 600, 8), CAPSET_OSPROCESS);
     put32(p, 1000 + below(60000));
-    p = put32(ev(&gbuf, EV_OSPROCESS_PPID, t += 200, 8), CAPSET_OSPROCESS);
+    p = put32(ev(&gbuf, HS_EV_OSPROCESS_PPID, t += 200, 8), CAPSET_OSPROCESS);
     put32(p, 1000 + below(60000));
     {
         const char *rts[] = { "GHC-9.4.8 rts_thr_p" };
-        ev_capset_strings(&gbuf, EV_RTS_IDENTIFIER, t += 800, CAPSET_OSPROCESS, rts, 1, 0);
+        ev_capset_strings(&gbuf, HS_EV_RTS_IDENTIFIER, t += 800, CAPSET_OSPROCESS, rts, 1, 0);
     }
-    ev_capset_strings(&gbuf, EV_PROGRAM_ARGS, t += 400, CAPSET_OSPROCESS,
+    ev_capset_strings(&gbuf, HS_EV_PROGRAM_ARGS, t += 400, CAPSET_OSPROCESS,
                       args, sizeof args / sizeof args[0], 1);
-    ev_capset_strings(&gbuf, EV_PROGRAM_ENV, t += 2000, CAPSET_OSPROCESS,
+    ev_capset_strings(&gbuf, HS_EV_PROGRAM_ENV, t += 2000, CAPSET_OSPROCESS,
                       env, sizeof env / sizeof env[0], 1);
 
     /* HEAP_INFO_GHC: capset, gens, max heap, alloc area, mblock, block */
-    p = put32(ev(&gbuf, EV_HEAP_INFO_GHC, t += 40000, 38), CAPSET_OSPROCESS);
+    p = put32(ev(&gbuf, HS_EV_HEAP_INFO_GHC, t += 40000, 38), CAPSET_OSPROCESS);
     p = put16(p, 2);
     p = put64(p, 0);
     p = put64(p, nursery);
@@ -744,7 +684,7 @@ static void startup(void)
     put64(p, 4096);
 
     /* HEAP_PROF_BEGIN: profile id, period, breakdown (1 = -hc), 7 filters */
-    p = put8(ev(&gbuf, EV_HEAP_PROF_BEGIN, t += 150000, 1 + 8 + 4 + 7), 0);
+    p = put8(ev(&gbuf, HS_EV_HEAP_PROF_BEGIN, t += 150000, 1 + 8 + 4 + 7), 0);
     p = put64(p, sample_interval);
     p = put32(p, 1);
     memset(p, 0, 7);
@@ -753,7 +693,7 @@ static void startup(void)
         const CostCentre *cc = &ccs[i];
         size_t len = 4 + strlen(cc->label) + 1 + strlen(cc->module) + 1 +
                      strlen(cc->srcloc) + 1 + 1;
-        p = put32(ev(&gbuf, EV_HEAP_PROF_COST_CENTRE, t += 80 + below(1000), len), cc->id);
+        p = put32(ev(&gbuf, HS_EV_HEAP_PROF_COST_CENTRE, t += 80 + below(1000), len), cc->id);
         p = putstr(p, cc->label);
         p = putstr(p, cc->module);
         p = putstr(p, cc->srcloc);
@@ -764,7 +704,7 @@ static void startup(void)
     for (c = 0; c < ncaps; c++) {
         Cap *cp = &caps[c];
         uint64_t ct = t + 1000 + below(5000);
-        p = put64(ev(&cp->buf, EV_TASK_CREATE, ct, 18), UINT64_C(0x7f3a10000000) + ((uint64_t)c << 24));
+        p = put64(ev(&cp->buf, HS_EV_TASK_CREATE, ct, 18), UINT64_C(0x7f3a10000000) + ((uint64_t)c << 24));
         p = put16(p, (uint16_t)c);
         put64(p, 20000 + (uint64_t)c);
         cp->t = ct + 2000;
@@ -784,14 +724,14 @@ static uint64_t new_thread(int ci, uint64_t ts)
 {
     Cap *c = &caps[ci];
     uint32_t tid = next_tid++;
-    put32(ev(&c->buf, EV_CREATE_THREAD, ts, 4), tid);
+    put32(ev(&c->buf, HS_EV_CREATE_THREAD, ts, 4), tid);
     if (chance(100)) {
         char lbl[32];
         size_t n = (size_t)snprintf(lbl, sizeof lbl, "worker-%u", tid);
-        uint8_t *p = put32(ev(&c->buf, EV_THREAD_LABEL, ts += 200, 4 + n), tid);
+        uint8_t *p = put32(ev(&c->buf, HS_EV_THREAD_LABEL, ts += 200, 4 + n), tid);
         memcpy(p, lbl, n);
     }
-    put32(ev(&c->buf, EV_THREAD_RUNNABLE, ts += 150 + below(300), 4), tid);
+    put32(ev(&c->buf, HS_EV_THREAD_RUNNABLE, ts += 150 + below(300), 4), tid);
     rq_push(c, tid);
     nlive++;
     return ts;
@@ -804,7 +744,7 @@ static void wake_one(int ci, uint64_t ts)
     Blocked b = blocked[k];
     uint8_t *p;
     blocked[k] = blocked[--nblocked];
-    p = put32(ev(&caps[ci].buf, EV_THREAD_WAKEUP, ts, 6), b.tid);
+    p = put32(ev(&caps[ci].buf, HS_EV_THREAD_WAKEUP, ts, 6), b.tid);
     put16(p, b.cap);
     rq_push(&caps[b.cap], b.tid);
 }
@@ -821,13 +761,13 @@ static void user_event(int ci, uint64_t ts)
         const char *what = phases[below(6)];
         uint32_t n = below(100000);
         snprintf(msg, sizeof msg, "%s #%u", what, n);
-        ev_str(&caps[ci].buf, EV_USER_MARKER, ts, msg);
+        ev_str(&caps[ci].buf, HS_EV_USER_MARKER, ts, msg);
     } else {
         uint32_t req = next_tid * 7 + below(1000);
         const char *verb = chance(700) ? "served" : "stored";
         uint32_t rows = below(5000), us = 20 + below(90000);
         snprintf(msg, sizeof msg, "req %u: %s %u rows in %u us", req, verb, rows, us);
-        ev_str(&caps[ci].buf, EV_USER_MSG, ts, msg);
+        ev_str(&caps[ci].buf, HS_EV_USER_MSG, ts, msg);
     }
 }
 
@@ -860,7 +800,7 @@ static void cap_step(int ci)
             if (o != ci && oc->rq_len >= 3 && oc->t <= t) {
                 uint8_t *p;
                 tid = rq_pop(oc);
-                p = put32(ev(&oc->buf, EV_MIGRATE_THREAD, oc->t, 6), tid);
+                p = put32(ev(&oc->buf, HS_EV_MIGRATE_THREAD, oc->t, 6), tid);
                 put16(p, (uint16_t)ci);
                 rq_push(c, tid);
                 break;
@@ -878,7 +818,7 @@ static void cap_step(int ci)
                 Blocked b = blocked[mine];
                 uint8_t *p;
                 blocked[mine] = blocked[--nblocked];
-                p = put32(ev(&c->buf, EV_THREAD_WAKEUP, t, 6), b.tid);
+                p = put32(ev(&c->buf, HS_EV_THREAD_WAKEUP, t, 6), b.tid);
                 put16(p, (uint16_t)ci);
                 rq_push(c, b.tid);
             } else {
@@ -889,7 +829,7 @@ static void cap_step(int ci)
     }
 
     tid = rq_pop(c);
-    put32(ev(&c->buf, EV_RUN_THREAD, t, 4), tid);
+    put32(ev(&c->buf, HS_EV_RUN_THREAD, t, 4), tid);
     d = slice_len();
     /* things the thread does while it runs, at increasing times u */
     u = t;
@@ -920,7 +860,7 @@ static void cap_step(int ci)
     if (status == ST_BLOCKED_BLACKHOLE)
         blocker = tid > 1 ? 1 + below(tid - 1) : 1;
     {
-        uint8_t *p = put32(ev(&c->buf, EV_STOP_THREAD, t, 10), tid);
+        uint8_t *p = put32(ev(&c->buf, HS_EV_STOP_THREAD, t, 10), tid);
         p = put16(p, (uint16_t)status);
         put32(p, blocker);
     }
@@ -939,7 +879,7 @@ static void cap_step(int ci)
             if (o >= ci)
                 o++;
             if (caps[o].rq_len == 0) {
-                uint8_t *p = put32(ev(&c->buf, EV_MIGRATE_THREAD, t + 300, 6), tid);
+                uint8_t *p = put32(ev(&c->buf, HS_EV_MIGRATE_THREAD, t + 300, 6), tid);
                 put16(p, (uint16_t)o);
                 rq_push(&caps[o], tid);
                 t += 300;
@@ -993,7 +933,7 @@ static void census(uint64_t *tp)
     while ((sum >> shift) >= (UINT64_C(1) << 31))
         shift++;
 
-    put64(ev(&gbuf, EV_HEAP_PROF_SAMPLE_BEGIN, t, 8), era);
+    put64(ev(&gbuf, HS_EV_HEAP_PROF_SAMPLE_BEGIN, t, 8), era);
     for (i = 0; i < n; i++) {
         const Stack *s = &stacks[stack_order[i]];
         uint64_t bytes = total * (s->weight >> shift) / ((sum >> shift) | 1);
@@ -1001,14 +941,14 @@ static void census(uint64_t *tp)
         uint32_t k;
         bytes = (bytes & ~(uint64_t)7) + 16;
         t += 300 + below(1500);
-        p = put8(ev(&gbuf, EV_HEAP_PROF_SAMPLE_COST_CENTRE, t, 1 + 8 + 1 + 4u * s->depth), 0);
+        p = put8(ev(&gbuf, HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE, t, 1 + 8 + 1 + 4u * s->depth), 0);
         p = put64(p, bytes);
         p = put8(p, s->depth);
         for (k = 0; k < s->depth; k++)
             p = put32(p, s->cc[k]);
     }
     t += 2000 + below(5000);
-    put64(ev(&gbuf, EV_HEAP_PROF_SAMPLE_END, t, 8), era);
+    put64(ev(&gbuf, HS_EV_HEAP_PROF_SAMPLE_END, t, 8), era);
     era++;
     *tp = t;
 }
@@ -1028,7 +968,7 @@ static void spark_counters(Cap *c, uint64_t ts)
         c->sparks[3] += n - n / 8;          /* converted */
         c->sparks[5] += n / 8;              /* fizzled */
     }
-    p = ev(&c->buf, EV_SPARK_COUNTERS, ts, 56);
+    p = ev(&c->buf, HS_EV_SPARK_COUNTERS, ts, 56);
     for (k = 0; k < 7; k++)
         p = put64(p, c->sparks[k]);
 }
@@ -1040,7 +980,7 @@ static void do_gc(int leader)
     uint64_t gc_end[MAX_CAPS];
     int i, major, do_census, rounds;
 
-    ev0(&L->buf, ncaps > 1 ? EV_REQUEST_PAR_GC : EV_REQUEST_SEQ_GC, T);
+    ev0(&L->buf, ncaps > 1 ? HS_EV_REQUEST_PAR_GC : HS_EV_REQUEST_SEQ_GC, T);
     /* the other capabilities stop at their next heap check */
     for (i = 0; i < ncaps; i++) {
         Cap *c = &caps[i];
@@ -1050,8 +990,8 @@ static void do_gc(int leader)
             uint32_t tid = rq_pop(c);
             uint64_t stop = T + 1000 + below(20000);
             uint8_t *p;
-            put32(ev(&c->buf, EV_RUN_THREAD, c->t, 4), tid);
-            p = put32(ev(&c->buf, EV_STOP_THREAD, stop, 10), tid);
+            put32(ev(&c->buf, HS_EV_RUN_THREAD, c->t, 4), tid);
+            p = put32(ev(&c->buf, HS_EV_STOP_THREAD, stop, 10), tid);
             p = put16(p, ST_HEAP_OVERFLOW);
             put32(p, 0);
             c->alloc_since_gc += ((stop - c->t) * alloc_rate_x256) >> 8;
@@ -1080,19 +1020,19 @@ static void do_gc(int leader)
         Cap *c = &caps[i];
         uint64_t g = S + below(3000), span;
         int r;
-        ev0(&c->buf, EV_GC_START, g);
+        ev0(&c->buf, HS_EV_GC_START, g);
         rounds = (int)below(3);
         span = (E - g) / (uint64_t)(2 * rounds + 3);
-        ev0(&c->buf, EV_GC_WORK, g += 500 + below(2000));
+        ev0(&c->buf, HS_EV_GC_WORK, g += 500 + below(2000));
         for (r = 0; r < rounds; r++) {
-            ev0(&c->buf, EV_GC_IDLE, g += span);
-            ev0(&c->buf, EV_GC_WORK, g += span / 4);
+            ev0(&c->buf, HS_EV_GC_IDLE, g += span);
+            ev0(&c->buf, HS_EV_GC_WORK, g += span / 4);
         }
-        ev0(&c->buf, EV_GC_IDLE, g += span);
-        ev0(&c->buf, EV_GC_DONE, g += 20 + below(100));
+        ev0(&c->buf, HS_EV_GC_IDLE, g += span);
+        ev0(&c->buf, HS_EV_GC_DONE, g += 20 + below(100));
         if (chance(500)) {
-            ev0(&c->buf, EV_GC_IDLE, g += 100 + below(400));
-            ev0(&c->buf, EV_GC_DONE, g += 20 + below(100));
+            ev0(&c->buf, HS_EV_GC_IDLE, g += 100 + below(400));
+            ev0(&c->buf, HS_EV_GC_DONE, g += 20 + below(100));
         }
         gc_end[i] = g;
     }
@@ -1124,7 +1064,7 @@ static void do_gc(int leader)
         if (need + 2 > heap_mblocks)
             heap_mblocks = need + 2 + below(8);
         if (major && heap_mblocks > need + 16) {
-            uint8_t *p = put32(ev(&L->buf, EV_MEM_RETURN, t += 300, 16), CAPSET_OSPROCESS);
+            uint8_t *p = put32(ev(&L->buf, HS_EV_MEM_RETURN, t += 300, 16), CAPSET_OSPROCESS);
             uint32_t ret = (uint32_t)((heap_mblocks - need) / 2);
             p = put32(p, (uint32_t)heap_mblocks);
             p = put32(p, (uint32_t)need);
@@ -1139,12 +1079,12 @@ static void do_gc(int leader)
         Cap *c = &caps[i];
         c->total_alloc += c->alloc_since_gc;
         c->alloc_since_gc = 0;
-        heap_ev(c, EV_HEAP_ALLOCATED, t > c->buf.last_ts ? t : c->buf.last_ts, c->total_alloc);
+        heap_ev(c, HS_EV_HEAP_ALLOCATED, t > c->buf.last_ts ? t : c->buf.last_ts, c->total_alloc);
     }
-    ev0(&L->buf, EV_GC_END, t += 200 + below(300));
-    ev0(&L->buf, EV_GC_GLOBAL_SYNC, t += 100 + below(300));
+    ev0(&L->buf, HS_EV_GC_END, t += 200 + below(300));
+    ev0(&L->buf, HS_EV_GC_GLOBAL_SYNC, t += 100 + below(300));
     {
-        uint8_t *p = put32(ev(&L->buf, EV_GC_STATS_GHC, t += 50, 58), CAPSET_OSPROCESS);
+        uint8_t *p = put32(ev(&L->buf, HS_EV_GC_STATS_GHC, t += 50, 58), CAPSET_OSPROCESS);
         uint64_t slop = 16000 + below(40000), frag = (512u << 10) + below(1u << 20);
         uint64_t maxc = ncaps > 1 ? range(copied / 2, copied) : 0;
         p = put16(p, major ? 1 : 0);
@@ -1157,9 +1097,9 @@ static void do_gc(int leader)
         put64(p, (copied / 2) & ~(uint64_t)7);
     }
     if (major)
-        heap_ev(L, EV_HEAP_LIVE, t += 40 + below(200), live_bytes);
-    heap_ev(L, EV_HEAP_SIZE, t += 40 + below(200), heap_mblocks << 20);
-    heap_ev(L, EV_BLOCKS_SIZE, t += 40 + below(200),
+        heap_ev(L, HS_EV_HEAP_LIVE, t += 40 + below(200), live_bytes);
+    heap_ev(L, HS_EV_HEAP_SIZE, t += 40 + below(200), heap_mblocks << 20);
+    heap_ev(L, HS_EV_BLOCKS_SIZE, t += 40 + below(200),
             (heap_mblocks << 20) - (((heap_mblocks << 20) / 8) & ~(uint64_t)4095));
     spark_counters(L, t += 100 + below(300));
     L->t = t + 300 + below(1000);
@@ -1170,7 +1110,7 @@ static void do_gc(int leader)
         if (i == leader)
             continue;
         w = (t > c->buf.last_ts ? t : c->buf.last_ts) + 500 + below(3000);
-        ev0(&c->buf, EV_GC_END, w);
+        ev0(&c->buf, HS_EV_GC_END, w);
         spark_counters(c, w += 100 + below(300));
         c->t = w + 300 + below(1000);
     }
@@ -1201,14 +1141,14 @@ static void shutdown_events(void)
         t = gbuf.last_ts;
     t += 50000;
     for (c = 0; c < ncaps; c++) {
-        put16(ev(&gbuf, EV_CAP_DELETE, t += 100, 2), (uint16_t)c);
-        p = put32(ev(&gbuf, EV_CAPSET_REMOVE_CAP, t += 30, 6), CAPSET_OSPROCESS);
+        put16(ev(&gbuf, HS_EV_CAP_DELETE, t += 100, 2), (uint16_t)c);
+        p = put32(ev(&gbuf, HS_EV_CAPSET_REMOVE_CAP, t += 30, 6), CAPSET_OSPROCESS);
         put16(p, (uint16_t)c);
-        p = put32(ev(&gbuf, EV_CAPSET_REMOVE_CAP, t += 30, 6), CAPSET_CLOCKDOMAIN);
+        p = put32(ev(&gbuf, HS_EV_CAPSET_REMOVE_CAP, t += 30, 6), CAPSET_CLOCKDOMAIN);
         put16(p, (uint16_t)c);
     }
-    put32(ev(&gbuf, EV_CAPSET_DELETE, t += 100, 4), CAPSET_OSPROCESS);
-    put32(ev(&gbuf, EV_CAPSET_DELETE, t += 100, 4), CAPSET_CLOCKDOMAIN);
+    put32(ev(&gbuf, HS_EV_CAPSET_DELETE, t += 100, 4), CAPSET_OSPROCESS);
+    put32(ev(&gbuf, HS_EV_CAPSET_DELETE, t += 100, 4), CAPSET_CLOCKDOMAIN);
 }
 
 /* A user message of exactly `gap` bytes (including any new block marker)
@@ -1229,7 +1169,7 @@ static void pad_exact(uint64_t gap)
     if (gap < overhead)
         die("internal error: cannot pad %" PRIu64 " bytes", gap);
     n = gap - overhead;
-    p = ev(b, EV_USER_MSG, caps[0].t, (size_t)n);
+    p = ev(b, HS_EV_USER_MSG, caps[0].t, (size_t)n);
     for (k = 0; k < n; k++)
         p[k] = (uint8_t)words[k % (sizeof words - 1)];
     if (n && p[n - 1] == ' ')
@@ -1321,7 +1261,7 @@ int main(int argc, char **argv)
     for (k = 0; k < 256; k++)
         tag_size[k] = 0;
     for (k = 0; k < N_EVENT_TYPES; k++)
-        tag_size[event_types[k].tag] = event_types[k].size;
+        tag_size[event_types[k]] = (uint16_t)table[event_types[k]].size;
 
     rng_state = seed * UINT64_C(0x2545f4914f6cdd1d) + 0x1234567;
     make_cost_centres();
@@ -1391,10 +1331,10 @@ int main(int argc, char **argv)
                 era, nccs, next_tid - 1);
         fprintf(stderr, "%4s %-45s %12s %8s\n", "tag", "description", "events", "bytes%");
         for (k = 0; k < N_EVENT_TYPES; k++) {
-            uint16_t tg = event_types[k].tag;
+            uint16_t tg = event_types[k];
             if (stat_count[tg])
                 fprintf(stderr, "%4u %-45.45s %12" PRIu64 " %7.2f%%\n", tg,
-                        event_types[k].desc, stat_count[tg],
+                        table[tg].desc, stat_count[tg],
                         100.0 * (double)stat_bytes[tg] / (double)out_bytes);
         }
         if (stat_clamped)

@@ -21,4 +21,9 @@ void evh_mixs(uint64_t *h, hs_str s);
  * hashed, since they differ between chunkings). */
 uint64_t evh_fields(const hs_event *e);
 
+/* A hash of the decoded fields alone (EVH_SEED when not `known`), driven
+ * by the event table; a stack is hashed by its ids, whether the reader
+ * converted them or left them raw. */
+uint64_t evh_decoded(const hs_event *e);
+
 #endif

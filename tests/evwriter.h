@@ -31,6 +31,9 @@ void evw_header_begin(evw *w);
 void evw_declare(evw *w, uint16_t tag, uint16_t size, const char *desc);
 void evw_header_end(evw *w); /* 'hete', 'hdre', 'datb' */
 
+/* Declares tag with the size and description of the event table. */
+void evw_declare_tag(evw *w, uint16_t tag);
+
 /* Declares the event types GHC 9.2 writes for heap profiling, GC
  * statistics, markers and threads, with their real sizes. */
 void evw_declare_ghc92(evw *w);
@@ -50,7 +53,16 @@ void evw_block_end(evw *w, size_t start, uint64_t end_time);
 
 void evw_data_end(evw *w);
 
-/* Convenience events. */
+/*
+ * Writes ev (tag and the fields of its union member, as the event table
+ * lays them out) stamped with time; a variable event gets its length. A
+ * U64_OPT field is written when present; a STACK from `stack`, or from
+ * `stack_raw` when stack is NULL. Returns the event's offset.
+ */
+struct hs_event;
+size_t evw_write(evw *w, uint64_t time, const struct hs_event *ev);
+
+/* Convenience events, through evw_write. */
 void evw_heap_prof_begin(evw *w, uint64_t t, uint64_t period, uint32_t bd);
 void evw_cost_centre(evw *w, uint64_t t, uint32_t id, const char *label,
                      const char *module, const char *srcloc, int caf);

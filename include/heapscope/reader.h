@@ -23,77 +23,11 @@
 #define HEAPSCOPE_READER_H
 
 #include "common.h"
+#include "events.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Event tags, as GHC's EventLogFormat.h numbers them (without EVENT_). */
-enum {
-    HS_EV_CREATE_THREAD = 0,
-    HS_EV_RUN_THREAD = 1,
-    HS_EV_STOP_THREAD = 2,
-    HS_EV_THREAD_RUNNABLE = 3,
-    HS_EV_MIGRATE_THREAD = 4,
-    HS_EV_THREAD_WAKEUP = 8,
-    HS_EV_GC_START = 9,
-    HS_EV_GC_END = 10,
-    HS_EV_REQUEST_SEQ_GC = 11,
-    HS_EV_REQUEST_PAR_GC = 12,
-    HS_EV_CREATE_SPARK_THREAD = 15,
-    HS_EV_LOG_MSG = 16,
-    HS_EV_BLOCK_MARKER = 18,
-    HS_EV_USER_MSG = 19,
-    HS_EV_GC_IDLE = 20,
-    HS_EV_GC_WORK = 21,
-    HS_EV_GC_DONE = 22,
-    HS_EV_CAPSET_CREATE = 25,
-    HS_EV_CAPSET_DELETE = 26,
-    HS_EV_CAPSET_ASSIGN_CAP = 27,
-    HS_EV_CAPSET_REMOVE_CAP = 28,
-    HS_EV_RTS_IDENTIFIER = 29,
-    HS_EV_PROGRAM_ARGS = 30,
-    HS_EV_PROGRAM_ENV = 31,
-    HS_EV_OSPROCESS_PID = 32,
-    HS_EV_OSPROCESS_PPID = 33,
-    HS_EV_SPARK_COUNTERS = 34,
-    HS_EV_SPARK_CREATE = 35,
-    HS_EV_SPARK_DUD = 36,
-    HS_EV_SPARK_OVERFLOW = 37,
-    HS_EV_SPARK_RUN = 38,
-    HS_EV_SPARK_STEAL = 39,
-    HS_EV_SPARK_FIZZLE = 40,
-    HS_EV_SPARK_GC = 41,
-    HS_EV_WALL_CLOCK_TIME = 43,
-    HS_EV_THREAD_LABEL = 44,
-    HS_EV_CAP_CREATE = 45,
-    HS_EV_CAP_DELETE = 46,
-    HS_EV_CAP_DISABLE = 47,
-    HS_EV_CAP_ENABLE = 48,
-    HS_EV_HEAP_ALLOCATED = 49,
-    HS_EV_HEAP_SIZE = 50,
-    HS_EV_HEAP_LIVE = 51,
-    HS_EV_HEAP_INFO_GHC = 52,
-    HS_EV_GC_STATS_GHC = 53,
-    HS_EV_GC_GLOBAL_SYNC = 54,
-    HS_EV_TASK_CREATE = 55,
-    HS_EV_TASK_MIGRATE = 56,
-    HS_EV_TASK_DELETE = 57,
-    HS_EV_USER_MARKER = 58,
-    HS_EV_MEM_RETURN = 90,
-    HS_EV_BLOCKS_SIZE = 91,
-    HS_EV_HEAP_PROF_BEGIN = 160,
-    HS_EV_HEAP_PROF_COST_CENTRE = 161,
-    HS_EV_HEAP_PROF_SAMPLE_BEGIN = 162,
-    HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE = 163,
-    HS_EV_HEAP_PROF_SAMPLE_STRING = 164,
-    HS_EV_HEAP_PROF_SAMPLE_END = 165,
-    HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN = 166,
-    HS_EV_PROF_SAMPLE_COST_CENTRE = 167,
-    HS_EV_PROF_BEGIN = 168,
-    HS_EV_IPE = 169,
-    HS_EV_USER_BINARY_MSG = 181
-};
 
 /* Heap profile breakdowns carried by HEAP_PROF_BEGIN. */
 enum {
@@ -201,6 +135,36 @@ typedef struct hs_event {
  * (with hs_reader_set_raw_stacks() only these are set).
  */
 
+/*
+ * The event table's entry for tag (heapscope/events.h), or NULL for a tag
+ * it does not list. Static storage.
+ */
+HS_API const hs_event_desc *hs_event_get_desc(uint16_t tag);
+
+/*
+ * Reading a field of an event through its table entry (hs_event_get_desc()
+ * of the event's tag), for code that handles every event type alike, as a
+ * printer or a fingerprint does. Valid only when ev->known; `f` must be one
+ * of the fields of ev->tag's entry.
+ *
+ * hs_event_field_uint: the value of an integer field (U8 ... CC_FLAGS),
+ * the count of an ARGS field, the depth of a STACK field; 0 for strings.
+ * hs_event_field_str: the string of a TEXT, BINARY, ARGS or CSTR-like
+ * field, else empty; it points where the event's pointers point.
+ * hs_event_field_present: false only for a U64_OPT field the event lacked.
+ * hs_event_field_stack / _stack_raw: the ids (NULL under
+ * hs_reader_set_raw_stacks()) and raw bytes of a STACK field, else NULL.
+ */
+HS_API uint64_t hs_event_field_uint(const hs_event *ev,
+                                    const hs_field_desc *f);
+HS_API hs_str hs_event_field_str(const hs_event *ev, const hs_field_desc *f);
+HS_API bool hs_event_field_present(const hs_event *ev,
+                                   const hs_field_desc *f);
+HS_API const uint32_t *hs_event_field_stack(const hs_event *ev,
+                                            const hs_field_desc *f);
+HS_API const uint8_t *hs_event_field_stack_raw(const hs_event *ev,
+                                               const hs_field_desc *f);
+
 /* Cost-centre flags (HEAP_PROF_COST_CENTRE). */
 #define HS_CC_FLAG_CAF 0x01
 
@@ -208,6 +172,14 @@ typedef struct hs_reader hs_reader;
 
 /* A new reader, or NULL when out of memory. Free with hs_reader_free(). */
 HS_API hs_reader *hs_reader_new(void);
+
+/*
+ * The same, making every allocation of the reader (itself, its tables,
+ * staging and hs_read_fd()'s buffer) through `alloc` (copied; NULL = the C
+ * library's). A failed allocation while reading is the sticky error
+ * HS_ERR_NOMEM.
+ */
+HS_API hs_reader *hs_reader_new_with(const hs_allocator *alloc);
 
 /* Frees the reader; NULL is harmless. */
 HS_API void hs_reader_free(hs_reader *r);
@@ -302,10 +274,12 @@ HS_API const char *hs_breakdown_name(uint32_t breakdown);
 typedef int (*hs_event_fn)(void *user, const hs_event *ev);
 
 /*
- * Reads fd to its end in large blocks through the reader, calling fn for
- * every event. Returns HS_DONE, HS_TRUNCATED, fn's non-zero return, or a
- * negative error (HS_ERR_IO with errno preserved for a failed read). Works
- * on files, pipes and sockets alike.
+ * Reads fd (owned by the caller, left open) from its current position to
+ * its end through the reader, calling fn for every event: a regular file
+ * is mapped, anything else read in large blocks. Returns HS_DONE,
+ * HS_TRUNCATED, fn's non-zero return, or a negative error, always also
+ * recorded in hs_reader_error() (HS_ERR_IO with errno preserved for a
+ * failed read; HS_ERR_NOMEM). Works on files, pipes and sockets alike.
  */
 HS_API int hs_read_fd(hs_reader *r, int fd, hs_event_fn fn, void *user);
 

@@ -1,6 +1,6 @@
 /*
- * The .hp reader: the runtime's own heap profiles (and hp2ps's MARK lines)
- * into the census model.
+ * The .hp parser: the runtime's own heap profiles (and hp2ps's MARK lines)
+ * as a stream of callbacks (read_hp.h); it knows nothing of the census.
  *
  * It is push-fed like the eventlog reader, one chunk at a time, so that
  * hs_census_load_fd() can hand it the bytes it already read to tell the
@@ -11,8 +11,9 @@
  * so the result does not depend on the locale's decimal separator and a
  * .hp written by heapscope reads back to the same nanoseconds.
  */
-#include "heapscope/census.h"
-#include "internal.h"
+#include "common/internal.h"
+#include "heapscope/reader.h"
+#include "read/read_hp.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -24,7 +25,9 @@
 #define LINE_MAX_BYTES (16u << 20)
 
 struct hs_hp_parser {
-    hs_census *c;
+    hs_hp_callbacks cb;
+    hs_allocator alloc_store;
+    const hs_allocator *alloc;
     char *line;
     size_t line_len, line_cap;
     uint64_t lineno;       /* of the line being assembled, 1-based */
@@ -35,6 +38,12 @@ struct hs_hp_parser {
     uint64_t sample_time;
     uint64_t nsamples;     /* BEGIN_SAMPLE lines seen */
     uint64_t last_end;     /* time of the last END_SAMPLE */
+    bool began;            /* the open sample was reported */
+    bool pending;          /* an empty sample withheld: the closing one? */
+    uint64_t pending_time;
+    bool have_prev;        /* a sample time was seen, in prev_time */
+    uint64_t prev_time;
+    uint64_t backwards;    /* samples earlier than the one before */
     char *job, *date;
     int error;
 };
@@ -60,11 +69,13 @@ static int fail(hs_hp_parser *p, hs_error *err, int code, const char *fmt,
     return code;
 }
 
-hs_hp_parser *hs__hp_parser_new(hs_census *c)
+hs_hp_parser *hs__hp_parser_new(const hs_hp_callbacks *cb,
+                                const hs_allocator *alloc)
 {
-    hs_hp_parser *p = calloc(1, sizeof *p);
+    hs_hp_parser *p = hs_calloc(alloc, 1, sizeof *p);
     if (p) {
-        p->c = c;
+        p->cb = *cb;
+        p->alloc = hs_alloc_copy(&p->alloc_store, alloc);
         p->lineno = 1;
     }
     return p;
@@ -74,18 +85,42 @@ void hs__hp_parser_free(hs_hp_parser *p)
 {
     if (!p)
         return;
-    free(p->line);
-    free(p->job);
-    free(p->date);
-    free(p);
+    hs_free(p->alloc, p->line);
+    hs_free(p->alloc, p->job);
+    hs_free(p->alloc, p->date);
+    hs_free(p->alloc, p);
+}
+
+/*
+ * Up to 40 bytes of input for an error message, control bytes (and DEL)
+ * as \xNN so that a hostile file cannot drive the user's terminal.
+ */
+static const char *shown(char *dst, size_t cap, const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && i < 40 && k + 5 < cap; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == 0x7f)
+            k += (size_t)snprintf(dst + k, cap - k, "\\x%02x", ch);
+        else
+            dst[k++] = (char)ch;
+    }
+    dst[k] = 0;
+    return dst;
 }
 
 static bool is_space(char ch) { return ch == ' ' || ch == '\t'; }
 
+/* The most whole seconds a time in ns can hold (18446744073). */
+#define MAX_SECONDS (UINT64_MAX / 1000000000u)
+
 /*
  * Seconds as written in a .hp ("12", "0.021831", ".5") to nanoseconds,
- * rounding beyond the ninth decimal. Returns false when s is not such a
- * number or it does not fit.
+ * rounding beyond the ninth decimal. A time within the last second the
+ * nanoseconds can hold saturates at UINT64_MAX, so that the largest time
+ * heapscope writes (18446744073.709552, UINT64_MAX ns rounded to
+ * microseconds) reads back. Returns false when s is not such a number or
+ * it is beyond that.
  */
 static bool parse_seconds(const char *s, size_t n, uint64_t *ns)
 {
@@ -93,9 +128,9 @@ static bool parse_seconds(const char *s, size_t n, uint64_t *ns)
     uint64_t sec = 0, frac = 0;
     bool digits = false;
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        if (sec > (UINT64_MAX / 1000000000u - 9) / 10)
-            return false;
         sec = sec * 10 + (uint64_t)(s[i] - '0');
+        if (sec > MAX_SECONDS)
+            return false;
         digits = true;
     }
     unsigned places = 0;
@@ -116,7 +151,8 @@ static bool parse_seconds(const char *s, size_t n, uint64_t *ns)
         return false;
     for (unsigned k = places; k < 9; k++)
         frac *= 10;
-    *ns = sec * 1000000000u + frac + (round_up ? 1 : 0);
+    uint64_t whole = sec * 1000000000u, part = frac + (round_up ? 1 : 0);
+    *ns = whole > UINT64_MAX - part ? UINT64_MAX : whole + part;
     return true;
 }
 
@@ -137,19 +173,20 @@ static bool parse_bytes(const char *s, size_t n, uint64_t *out)
     return true;
 }
 
-/* The quoted string of a JOB/DATE/... line, "" inside meaning ". */
-static char *parse_quoted(const char *s, size_t n)
+/* The quoted string of a JOB/DATE/... line, "" inside meaning ", in
+ * *res: HS_OK, HS_ERR_PARSE (not such a string) or HS_ERR_NOMEM. */
+static int parse_quoted(hs_hp_parser *p, const char *s, size_t n, char **res)
 {
     if (n < 2 || s[0] != '"')
-        return NULL;
-    char *out = malloc(n);
+        return HS_ERR_PARSE;
+    char *out = hs_malloc(p->alloc, n);
     if (!out)
-        return NULL;
+        return HS_ERR_NOMEM;
     size_t k = 0, i = 1;
     for (;;) {
         if (i >= n) {
-            free(out);
-            return NULL;
+            hs_free(p->alloc, out);
+            return HS_ERR_PARSE;
         }
         if (s[i] == '"') {
             if (i + 1 < n && s[i + 1] == '"') {
@@ -165,11 +202,12 @@ static char *parse_quoted(const char *s, size_t n)
     while (i < n && is_space(s[i]))
         i++;
     if (i != n) {
-        free(out);
-        return NULL;
+        hs_free(p->alloc, out);
+        return HS_ERR_PARSE;
     }
     out[k] = 0;
-    return out;
+    *res = out;
+    return HS_OK;
 }
 
 /* The heap-profile flag in a JOB line's RTS options: -hc, -hy, ..., and
@@ -201,108 +239,139 @@ static uint32_t breakdown_from_job(const char *job)
     return 0;
 }
 
+/* The callback's status as the parser's error. */
+static int cb_status(hs_hp_parser *p, hs_error *err, int st)
+{
+    if (!st)
+        return HS_OK;
+    return fail(p, err, st, "%s", st == HS_ERR_NOMEM ? "out of memory"
+                                                     : "the census refused "
+                                                       "the sample");
+}
+
+/* Reports the open sample's BEGIN_SAMPLE, which waits for its first band
+ * (an empty sample may be the runtime's closing one). */
+static int report_begin(hs_hp_parser *p, hs_error *err)
+{
+    if (p->began)
+        return HS_OK;
+    p->began = true;
+    return cb_status(p, err, p->cb.sample_begin(p->cb.user, p->sample_time));
+}
+
+/* An empty sample withheld at its END_SAMPLE turned out not to be the
+ * last one: it is data. */
+static int report_pending(hs_hp_parser *p, hs_error *err)
+{
+    if (!p->pending)
+        return HS_OK;
+    p->pending = false;
+    int st = p->cb.sample_begin(p->cb.user, p->pending_time);
+    if (!st)
+        st = p->cb.sample_end(p->cb.user);
+    return cb_status(p, err, st);
+}
+
+static int header_line(hs_hp_parser *p, const char *kw, size_t kwlen,
+                       const char *rest, size_t rn, hs_error *err)
+{
+    char *q = NULL;
+    int st = parse_quoted(p, rest, rn, &q);
+    if (st == HS_ERR_NOMEM)
+        return fail(p, err, st, "out of memory");
+    if (st)
+        return fail(p, err, HS_ERR_PARSE,
+                    "expected a quoted string after %.*s", (int)kwlen, kw);
+    char **slot = kwlen == 3 ? &p->job : kwlen == 4 ? &p->date : NULL;
+    if (slot) {
+        hs_free(p->alloc, *slot);
+        *slot = q;
+    } else {
+        hs_free(p->alloc, q);
+    }
+    return HS_OK;
+}
+
+static int begin_sample(hs_hp_parser *p, uint64_t t, hs_error *err)
+{
+    if (p->in_sample)
+        return fail(p, err, HS_ERR_PARSE,
+                    "expected END_SAMPLE for the sample begun at line %llu "
+                    "before BEGIN_SAMPLE",
+                    (unsigned long long)p->sample_line);
+    int st = report_pending(p, err);
+    if (st)
+        return st;
+    if (p->have_prev && t < p->prev_time && p->backwards++ == 0 &&
+        p->cb.warn) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "the sample at line %llu goes back in time (before the "
+                 "one at %llu.%06llu s); samples are shown in time order",
+                 (unsigned long long)p->lineno,
+                 (unsigned long long)(p->prev_time / 1000000000u),
+                 (unsigned long long)(p->prev_time % 1000000000u / 1000u));
+        p->cb.warn(p->cb.user, msg);
+    }
+    p->have_prev = true;
+    p->prev_time = t;
+    p->in_sample = true;
+    p->began = false;
+    p->sample_line = p->lineno;
+    p->sample_time = t;
+    p->nsamples++;
+    return HS_OK;
+}
+
+static int end_sample(hs_hp_parser *p, uint64_t t, hs_error *err)
+{
+    (void)t; /* the runtime writes the BEGIN_SAMPLE's time again */
+    if (!p->in_sample)
+        return fail(p, err, HS_ERR_PARSE,
+                    "END_SAMPLE without a BEGIN_SAMPLE before it");
+    p->in_sample = false;
+    p->last_end = p->sample_time;
+    if (p->began)
+        return cb_status(p, err, p->cb.sample_end(p->cb.user));
+    /* The runtime opens every .hp with an empty sample at time 0 and
+     * closes it with an empty one at the end time; the writer puts both
+     * back, so they are not data. */
+    if (!(p->nsamples == 1 && p->sample_time == 0)) {
+        p->pending = true;
+        p->pending_time = p->sample_time;
+    }
+    return HS_OK;
+}
+
 static int keyword_line(hs_hp_parser *p, const char *kw, size_t kwlen,
                         const char *rest, size_t rn, hs_error *err)
 {
 #define KW(s) (kwlen == sizeof(s) - 1 && memcmp(kw, s, kwlen) == 0)
-    hs_census *c = p->c;
-    if (KW("JOB") || KW("DATE") || KW("SAMPLE_UNIT") || KW("VALUE_UNIT")) {
-        char *q = parse_quoted(rest, rn);
-        if (!q)
-            return fail(p, err, HS_ERR_PARSE,
-                        "expected a quoted string after %.*s", (int)kwlen,
-                        kw);
-        if (KW("JOB")) {
-            free(p->job);
-            p->job = q;
-        } else if (KW("DATE")) {
-            free(p->date);
-            p->date = q;
-        } else {
-            free(q);
-        }
-        return HS_OK;
-    }
-    uint64_t t;
-    if (KW("BEGIN_SAMPLE")) {
-        if (p->in_sample)
-            return fail(p, err, HS_ERR_PARSE,
-                        "expected END_SAMPLE for the sample begun at line "
-                        "%llu before BEGIN_SAMPLE",
-                        (unsigned long long)p->sample_line);
-        if (!parse_seconds(rest, rn, &t))
-            return fail(p, err, HS_ERR_PARSE,
-                        "expected a time in seconds after BEGIN_SAMPLE, "
-                        "not '%.*s'", (int)(rn > 40 ? 40 : rn), rest);
-        p->in_sample = true;
-        p->sample_line = p->lineno;
-        p->sample_time = t;
-        p->nsamples++;
-        int st = hs__census_hp_sample(c, t);
-        return st ? fail(p, err, st, "out of memory") : HS_OK;
-    }
-    if (KW("END_SAMPLE")) {
-        if (!p->in_sample)
-            return fail(p, err, HS_ERR_PARSE,
-                        "END_SAMPLE without a BEGIN_SAMPLE before it");
-        if (!parse_seconds(rest, rn, &t))
-            return fail(p, err, HS_ERR_PARSE,
-                        "expected a time in seconds after END_SAMPLE, not "
-                        "'%.*s'", (int)(rn > 40 ? 40 : rn), rest);
-        p->in_sample = false;
-        p->last_end = p->sample_time;
-        hs__census_hp_end_sample(c);
-        /* The runtime opens every .hp with an empty sample at time 0;
-         * the writer puts it back, so it is not data. */
-        if (p->nsamples == 1 && p->sample_time == 0)
-            hs__census_hp_drop_last(c);
-        return HS_OK;
-    }
-    if (KW("MARK")) {
-        if (!parse_seconds(rest, rn, &t))
-            return fail(p, err, HS_ERR_PARSE,
-                        "expected a time in seconds after MARK, not '%.*s'",
-                        (int)(rn > 40 ? 40 : rn), rest);
-        int st = hs__census_hp_marker(c, t);
-        return st ? fail(p, err, st, "out of memory") : HS_OK;
-    }
+    if (KW("JOB") || KW("DATE") || KW("SAMPLE_UNIT") || KW("VALUE_UNIT"))
+        return header_line(p, kw, kwlen, rest, rn, err);
+    bool begin = KW("BEGIN_SAMPLE"), end = KW("END_SAMPLE"), mark = KW("MARK");
 #undef KW
-    return 1; /* not a keyword */
+    if (!begin && !end && !mark)
+        return 1; /* not a keyword */
+    uint64_t t;
+    if (!parse_seconds(rest, rn, &t)) {
+        char buf[200];
+        return fail(p, err, HS_ERR_PARSE,
+                    "expected a time in seconds after %.*s, not '%s'",
+                    (int)kwlen, kw, shown(buf, sizeof buf, rest, rn));
+    }
+    if (begin)
+        return begin_sample(p, t, err);
+    if (end)
+        return end_sample(p, t, err);
+    return cb_status(p, err, p->cb.mark(p->cb.user, t));
 }
 
-static int parse_line(hs_hp_parser *p, char *s, size_t n, hs_error *err)
+/* Splits a band line "name<TAB>bytes" (hand-written files may use spaces
+ * instead of the TAB) and reports it. */
+static int band_line(hs_hp_parser *p, const char *s, size_t n, hs_error *err)
 {
-    if (n && s[n - 1] == '\r')
-        n--;
-    size_t a = 0;
-    while (a < n && is_space(s[a]))
-        a++;
-    if (a == n)
-        return HS_OK;
-    /* Inside a sample a line with a TAB is always a band: a band may be
-     * called anything, END_SAMPLE included. */
-    const char *tab = p->in_sample ? memchr(s, '\t', n) : NULL;
-    if (!tab) {
-        size_t k = a;
-        while (k < n && !is_space(s[k]))
-            k++;
-        size_t r = k;
-        while (r < n && is_space(s[r]))
-            r++;
-        size_t e = n;
-        while (e > r && is_space(s[e - 1]))
-            e--;
-        int st = keyword_line(p, s + a, k - a, s + r, e - r, err);
-        if (st <= 0)
-            return st;
-        if (!p->in_sample)
-            return fail(p, err, HS_ERR_PARSE,
-                        "expected JOB, DATE, SAMPLE_UNIT, VALUE_UNIT, "
-                        "BEGIN_SAMPLE or MARK, not '%.*s'",
-                        (int)(k - a > 40 ? 40 : k - a), s + a);
-    }
-    /* band<TAB>bytes; hand-written files may use spaces instead. */
-    size_t sep = n;
+    char buf[200];
     const char *last_tab = NULL;
     for (size_t i = n; i > 0; i--)
         if (s[i - 1] == '\t') {
@@ -312,6 +381,7 @@ static int parse_line(hs_hp_parser *p, char *s, size_t n, hs_error *err)
     size_t e = n;
     while (e > 0 && is_space(s[e - 1]))
         e--;
+    size_t sep;
     if (last_tab && (size_t)(last_tab - s) < e) {
         sep = (size_t)(last_tab - s);
     } else {
@@ -327,19 +397,59 @@ static int parse_line(hs_hp_parser *p, char *s, size_t n, hs_error *err)
     size_t v = sep + 1;
     while (v < e && is_space(s[v]))
         v++;
+    /* Spaces before a TAB are the name's (heapscope's writer keeps them);
+     * before a space separator they are padding. */
     size_t kend = sep;
-    while (kend > 0 && s[kend - 1] == ' ')
-        kend--;
+    if (s[sep] != '\t')
+        while (kend > 0 && s[kend - 1] == ' ')
+            kend--;
     uint64_t bytes;
     if (!parse_bytes(s + v, e - v, &bytes))
         return fail(p, err, HS_ERR_PARSE,
-                    "expected a byte count after the band name, not "
-                    "'%.*s'", (int)(e - v > 40 ? 40 : e - v), s + v);
+                    "expected a byte count after the band name, not '%s'",
+                    shown(buf, sizeof buf, s + v, e - v));
     if (kend == 0)
         return fail(p, err, HS_ERR_PARSE,
                     "expected a band name before the byte count");
-    int st = hs__census_hp_entry(p->c, s, kend, bytes);
-    return st ? fail(p, err, st, "out of memory") : HS_OK;
+    int st = report_begin(p, err);
+    if (st)
+        return st;
+    return cb_status(p, err, p->cb.band(p->cb.user, s, kend, bytes));
+}
+
+static int parse_line(hs_hp_parser *p, char *s, size_t n, hs_error *err)
+{
+    if (n && s[n - 1] == '\r')
+        n--;
+    size_t a = 0;
+    while (a < n && is_space(s[a]))
+        a++;
+    if (a == n)
+        return HS_OK;
+    /* Inside a sample a line with a TAB is always a band: a band may be
+     * called anything, END_SAMPLE included. */
+    if (p->in_sample && memchr(s, '\t', n))
+        return band_line(p, s, n, err);
+    size_t k = a;
+    while (k < n && !is_space(s[k]))
+        k++;
+    size_t r = k;
+    while (r < n && is_space(s[r]))
+        r++;
+    size_t e = n;
+    while (e > r && is_space(s[e - 1]))
+        e--;
+    int st = keyword_line(p, s + a, k - a, s + r, e - r, err);
+    if (st <= 0)
+        return st;
+    if (!p->in_sample) {
+        char buf[200];
+        return fail(p, err, HS_ERR_PARSE,
+                    "expected JOB, DATE, SAMPLE_UNIT, VALUE_UNIT, "
+                    "BEGIN_SAMPLE or MARK, not '%s'",
+                    shown(buf, sizeof buf, s + a, k - a));
+    }
+    return band_line(p, s, n, err);
 }
 
 int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
@@ -356,26 +466,17 @@ int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
             return fail(p, err, HS_ERR_PARSE,
                         "the line is longer than %u bytes: not a heap "
                         "profile", LINE_MAX_BYTES);
-        int st;
-        if (nl && p->line_len == 0) {
-            /* The common case: a whole line inside the chunk. */
-            if (!hs_grow((void **)&p->line, &p->line_cap, take + 1, 1))
-                return fail(p, err, HS_ERR_NOMEM, "out of memory");
-            memcpy(p->line, d + i, take);
-            st = parse_line(p, p->line, take, err);
-        } else {
-            if (!hs_grow((void **)&p->line, &p->line_cap,
-                         p->line_len + take + 1, 1))
-                return fail(p, err, HS_ERR_NOMEM, "out of memory");
-            memcpy(p->line + p->line_len, d + i, take);
-            p->line_len += take;
-            if (!nl) {
-                p->offset += take;
-                return HS_OK;
-            }
-            st = parse_line(p, p->line, p->line_len, err);
-            p->line_len = 0;
+        if (!hs_grow(p->alloc, (void **)&p->line, &p->line_cap,
+                     p->line_len + take + 1, 1))
+            return fail(p, err, HS_ERR_NOMEM, "out of memory");
+        memcpy(p->line + p->line_len, d + i, take);
+        p->line_len += take;
+        if (!nl) {
+            p->offset += take;
+            return HS_OK;
         }
+        int st = parse_line(p, p->line, p->line_len, err);
+        p->line_len = 0;
         if (st)
             return st;
         p->offset += take + 1;
@@ -386,8 +487,9 @@ int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
     return HS_OK;
 }
 
-int hs__hp_parser_finish(hs_hp_parser *p, hs_error *err)
+int hs__hp_parser_finish(hs_hp_parser *p, hs_hp_facts *facts, hs_error *err)
 {
+    memset(facts, 0, sizeof *facts);
     if (p->error)
         return p->error;
     if (p->line_len) {
@@ -396,28 +498,27 @@ int hs__hp_parser_finish(hs_hp_parser *p, hs_error *err)
         if (st)
             return st;
     }
-    hs_census *c = p->c;
     bool truncated = p->in_sample;
-    uint64_t end = p->last_end;
-    if (!truncated && p->nsamples > 1) {
-        /* The runtime closes every .hp with an empty sample at the end
-         * time; it becomes the census's end time. */
-        size_t n = hs_census_sample_count(c);
-        const hs_census_entry *e;
-        if (n && hs_census_sample_entries(c, n - 1, &e) == 0 &&
-            hs_census_sample_time(c, n - 1) == p->last_end)
-            hs__census_hp_drop_last(c);
+    /* The last empty sample is the runtime's closing one, unless it is
+     * the only sample of the file. */
+    if (p->pending && (p->nsamples == 1 || truncated)) {
+        int st = report_pending(p, err);
+        if (st)
+            return st;
+    }
+    if (truncated) {
+        int st = report_begin(p, err);
+        if (st)
+            return st;
     }
     if (!p->job && !p->nsamples)
         return fail(p, err, HS_ERR_PARSE,
                     "expected a heap profile (JOB, BEGIN_SAMPLE ...), found "
                     "no such line");
-    int st = hs__census_hp_set(c, p->job, p->date,
-                               p->job ? breakdown_from_job(p->job) : 0, end);
-    if (!st)
-        st = hs_census_finish(c, !truncated);
-    if (st)
-        return fail(p, err, st, "out of memory");
+    facts->job = p->job;
+    facts->date = p->date;
+    facts->breakdown = p->job ? breakdown_from_job(p->job) : 0;
+    facts->end_ns = p->last_end;
     if (truncated) {
         fail(p, err, HS_TRUNCATED,
              "the file ends inside the sample begun at line %llu; it is "
@@ -426,44 +527,4 @@ int hs__hp_parser_finish(hs_hp_parser *p, hs_error *err)
         return HS_TRUNCATED;
     }
     return HS_OK;
-}
-
-int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
-{
-    if (err)
-        memset(err, 0, sizeof *err);
-    hs_hp_parser *p = hs__hp_parser_new(c);
-    char *buf = malloc(1u << 16);
-    if (!p || !buf) {
-        hs__hp_parser_free(p);
-        free(buf);
-        if (err) {
-            err->code = HS_ERR_NOMEM;
-            snprintf(err->message, sizeof err->message, "out of memory");
-        }
-        return HS_ERR_NOMEM;
-    }
-    int st = HS_OK;
-    for (;;) {
-        size_t n = fread(buf, 1, 1u << 16, in);
-        if (n && (st = hs__hp_parser_feed(p, buf, n, err)) != HS_OK)
-            break;
-        if (n < (1u << 16)) {
-            if (ferror(in)) {
-                int e = errno;
-                st = fail(p, err, HS_ERR_IO, "reading failed: %s",
-                          strerror(e));
-                if (err)
-                    err->line = 0;
-                break;
-            }
-            if (feof(in)) {
-                st = hs__hp_parser_finish(p, err);
-                break;
-            }
-        }
-    }
-    hs__hp_parser_free(p);
-    free(buf);
-    return st;
 }

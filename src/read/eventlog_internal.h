@@ -1,0 +1,157 @@
+/*
+ * The eventlog reader's shared state, internal to src/read/.
+ *
+ * The stream is a sequence of "items": the header's magic numbers and
+ * event-type records, then events. The reader works one item at a time.
+ * need(r, n) asks for the first n bytes of the current item: when the
+ * caller's chunk holds them they are used in place (no copy); otherwise
+ * what the chunk has is appended to `stage` and the call reports that more
+ * input is needed. A later need() with the same or larger n continues where
+ * the staging stopped, so an item cut by any number of chunk edges is
+ * assembled without ever holding more than one item.
+ *
+ * Invariants:
+ *   - stage_len > 0 only while the current item straddles chunks; then
+ *     stage[0..stage_len) are the item's first bytes and in_pos has moved
+ *     past them.
+ *   - item_off is the stream offset of the current item's first byte.
+ *   - every length read from the stream is checked before it is used.
+ */
+#ifndef HEAPSCOPE_READ_EVENTLOG_INTERNAL_H
+#define HEAPSCOPE_READ_EVENTLOG_INTERNAL_H
+
+#include "heapscope/reader.h"
+#include "common/internal.h"
+#include "read/event_table.h"
+
+#include <string.h>
+
+#define MAGIC_HDRB 0x68647262u
+#define MAGIC_HETB 0x68657462u
+#define MAGIC_HETE 0x68657465u
+#define MAGIC_HDRE 0x68647265u
+#define MAGIC_DATB 0x64617462u
+#define MAGIC_ETB 0x65746200u
+#define MAGIC_ETE 0x65746500u
+
+#define DATA_END_TAG 0xffffu
+#define VARIABLE_SIZE 0xffffu
+/* tag + time + u16 length + the longest payload a u16 can declare */
+#define STAGE_MAX (12u + 65535u)
+/* Descriptions and extra info longer than this are not a real header. */
+#define HEADER_FIELD_MAX (1u << 20)
+#define DESC_KEEP 255u
+#define READ_BLOCK (1u << 20)
+
+enum state {
+    ST_HDRB,
+    ST_HETB,
+    ST_ET_OR_HETE, /* 'etb\0' or 'hete' */
+    ST_ET_FIXED,   /* u16 tag, u16 size, u32 desc_len */
+    ST_ET_DESC,
+    ST_ET_EXTRA_LEN,
+    ST_ET_EXTRA,
+    ST_ET_END,
+    ST_HDRE,
+    ST_DATB,
+    ST_EVENTS,
+    ST_DONE,
+    ST_ERROR
+};
+
+/* type_info[tag]: 0 = undeclared, otherwise declared size + 1 in the low
+ * bits (so a variable size is VARIABLE_SIZE + 1), and TI_DECODE when events
+ * of the tag are to be decoded: the entry is loaded for every event anyway,
+ * so the choice costs nothing there. */
+#define TI_SIZE 0x1ffffu
+#define TI_DECODE 0x80000000u
+struct hs_reader {
+    hs_allocator alloc_store;
+    const hs_allocator *alloc; /* &alloc_store, or NULL for the C library */
+    enum state state;
+    bool decode;
+    bool decode_some;       /* only the tags in decode_mask */
+    bool raw_stacks;        /* sample stacks as stack_raw only */
+    bool header_done;
+
+    const uint8_t *in;
+    size_t in_len, in_pos;
+
+    uint8_t *stage;
+    size_t stage_len;
+
+    uint64_t item_off;
+    uint64_t index;
+
+    /* header parsing */
+    uint16_t et_tag;
+    uint64_t field_left; /* bytes of desc / extra still to skip */
+    char desc_buf[DESC_KEEP];
+    size_t desc_len;
+
+    /* blocks */
+    int32_t block_cap;
+    uint64_t block_end;
+
+    uint32_t *type_info;  /* 65536 entries */
+    char **type_desc;     /* 65536 entries, lazily set */
+    /* The tags whose type_desc is set, so that freeing a reader costs the
+     * number of declared types, not 65,536 calls to free(). */
+    uint16_t *desc_tags;
+    size_t ndesc, desc_cap;
+
+    uint32_t stack[256];
+    uint64_t decode_mask[65536 / 64];
+
+    hs_error err;
+};
+
+int hs__reader_fail(hs_reader *r, int code, uint64_t offset,
+                    const char *fmt, ...) HS_PRINTF(4, 5);
+/* One step of the header: HS_OK (state advanced), HS_NEED_INPUT or an
+ * error (read_header.c). */
+int hs__reader_header_step(hs_reader *r);
+/* Decodes ev's payload into its union member when the table has a layout
+ * for it (read_decode.c); HS_OK or HS_ERR_MALFORMED_EVENT. */
+int hs__reader_decode(hs_reader *r, hs_event *ev);
+
+static inline bool hs__decodes(const hs_reader *r, uint16_t tag)
+{
+    return r->decode && (!r->decode_some ||
+                         (r->decode_mask[tag / 64] >> (tag % 64) & 1));
+}
+
+/* The first n bytes of the current item, or NULL when the input has run out
+ * (whatever it had is staged). See the invariants at the top. */
+static inline const uint8_t *hs__need(hs_reader *r, size_t n)
+{
+    size_t avail = r->in_len - r->in_pos;
+    if (r->stage_len == 0 && avail >= n)
+        return r->in + r->in_pos;
+    if (r->stage_len < n) {
+        size_t take = n - r->stage_len;
+        if (take > avail)
+            take = avail;
+        if (!take)
+            return NULL; /* no input yet, or an empty chunk: `in` may be
+                            NULL, where even in + 0 is undefined */
+        memcpy(r->stage + r->stage_len, r->in + r->in_pos, take);
+        r->stage_len += take;
+        r->in_pos += take;
+        if (r->stage_len < n)
+            return NULL;
+    }
+    return r->stage;
+}
+
+/* Ends the current item, which was n bytes long. */
+static inline void hs__consume(hs_reader *r, size_t n)
+{
+    if (r->stage_len)
+        r->stage_len = 0;
+    else
+        r->in_pos += n;
+    r->item_off += n;
+}
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * Typed decoding of event payloads, driven by the event table: each tag's
+ * field list says what to read, in order, and where it lands in hs_event.
+ */
+#include "read/eventlog_internal.h"
+
+static void *at(hs_event *ev, uint16_t offset)
+{
+    return (char *)ev + offset;
+}
+
+struct cursor {
+    const uint8_t *p, *end;
+};
+
+/* A NUL-terminated string; when `lenient` a missing NUL ends the string at
+ * the payload's end. Returns false when no string can be taken. */
+static bool take_cstr(struct cursor *c, hs_str *out, bool lenient)
+{
+    const uint8_t *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+    if (!nul) {
+        if (!lenient)
+            return false;
+        nul = c->end;
+    }
+    out->ptr = (const char *)c->p;
+    out->len = (size_t)(nul - c->p);
+    c->p = nul < c->end ? nul + 1 : nul;
+    return true;
+}
+
+/* The rest of the payload as a string, without a trailing NUL. */
+static hs_str rest_str(const uint8_t *p, const uint8_t *end)
+{
+    hs_str s = {(const char *)p, (size_t)(end - p)};
+    if (s.len && s.ptr[s.len - 1] == 0)
+        s.len--;
+    return s;
+}
+
+/* A depth-prefixed stack of cost-centre ids at c: checked against the
+ * payload, converted to r->stack unless the caller reads the raw bytes. */
+static int take_stack(hs_reader *r, hs_event *ev, const hs_event_desc *d,
+                      const hs_field_desc *f, struct cursor *c)
+{
+    uint8_t depth = *c->p++;
+    size_t bytes = (size_t)depth * 4;
+    if ((size_t)(c->end - c->p) < bytes)
+        return hs__reader_fail(
+            r, HS_ERR_MALFORMED_EVENT, ev->offset,
+            "%s declares a stack of depth %u (%zu bytes) but only "
+            "%zu bytes remain in the event",
+            d->name, depth, bytes, (size_t)(c->end - c->p));
+    *(uint8_t *)at(ev, f->offset) = depth;
+    *(const uint8_t **)at(ev, f->aux2) = c->p;
+    *(const uint32_t **)at(ev, f->aux) = r->raw_stacks ? NULL : r->stack;
+    if (!r->raw_stacks)
+        for (unsigned i = 0; i < depth; i++)
+            r->stack[i] = hs_be32(c->p + 4 * i);
+    c->p += bytes;
+    return HS_OK;
+}
+
+/* Reads one field at c into ev. The table's minimum size guarantees the
+ * fixed fields; optional and string fields check what is left. */
+static int take_field(hs_reader *r, hs_event *ev, const hs_event_desc *d,
+                      const hs_field_desc *f, struct cursor *c)
+{
+    void *dst = at(ev, f->offset);
+    size_t left = (size_t)(c->end - c->p);
+    switch (f->kind) {
+    case HS_FIELD_U8:
+        *(uint8_t *)dst = *c->p++;
+        break;
+    case HS_FIELD_U16:
+        *(uint16_t *)dst = hs_be16(c->p);
+        c->p += 2;
+        break;
+    case HS_FIELD_U32: case HS_FIELD_BREAKDOWN:
+        *(uint32_t *)dst = hs_be32(c->p);
+        c->p += 4;
+        break;
+    case HS_FIELD_U64: case HS_FIELD_U64_HEX:
+        *(uint64_t *)dst = hs_be64(c->p);
+        c->p += 8;
+        break;
+    case HS_FIELD_U32_OPT:
+        *(uint32_t *)dst = left >= 4 ? hs_be32(c->p) : 0;
+        c->p += left >= 4 ? 4 : 0;
+        break;
+    case HS_FIELD_U64_OPT:
+        *(bool *)at(ev, f->aux) = left >= 8;
+        *(uint64_t *)dst = left >= 8 ? hs_be64(c->p) : 0;
+        c->p += left >= 8 ? 8 : 0;
+        break;
+    case HS_FIELD_CC_FLAGS:
+        *(uint8_t *)dst = left ? *c->p++ : 0;
+        break;
+    case HS_FIELD_BINARY:
+        *(hs_str *)dst = (hs_str){(const char *)c->p, left};
+        c->p = c->end;
+        break;
+    case HS_FIELD_TEXT: case HS_FIELD_ARGS: {
+        hs_str s = rest_str(c->p, c->end);
+        *(hs_str *)dst = s;
+        c->p = c->end;
+        if (f->kind == HS_FIELD_ARGS) {
+            uint32_t n = s.len ? 1 : 0;
+            for (size_t i = 0; i < s.len; i++)
+                n += s.ptr[i] == 0;
+            *(uint32_t *)at(ev, f->aux) = n;
+        }
+        break;
+    }
+    case HS_FIELD_CSTR: case HS_FIELD_FILTER:
+        *(hs_str *)dst = (hs_str){"", 0};
+        if (left)
+            take_cstr(c, dst, true);
+        break;
+    case HS_FIELD_CSTR_REQ:
+        if (!take_cstr(c, dst, false))
+            return hs__reader_fail(
+                r, HS_ERR_MALFORMED_EVENT, ev->offset,
+                "%s: its %s is not a NUL-terminated string within "
+                "the event's %zu bytes",
+                d->name, f->name, ev->payload_len);
+        break;
+    case HS_FIELD_STACK:
+        return take_stack(r, ev, d, f, c);
+    }
+    return HS_OK;
+}
+
+/* Decodes the payload into the union member the table names for the tag.
+ * An event too short for the oldest layout we know stays raw. */
+int hs__reader_decode(hs_reader *r, hs_event *ev)
+{
+    if (ev->tag >= HS__EVENT_TAGS)
+        return HS_OK;
+    const hs_event_desc *d = &hs__event_table[ev->tag];
+    if (!d->name || d->min < 0 || ev->payload_len < (size_t)d->min)
+        return HS_OK; /* unlisted, raw by choice, or an older layout */
+    ev->known = true;
+    struct cursor c = {ev->payload, ev->payload + ev->payload_len};
+    for (unsigned i = 0; i < d->nfields; i++) {
+        int st = take_field(r, ev, d, &d->fields[i], &c);
+        if (st < 0)
+            return st;
+    }
+    return HS_OK;
+}
+
