@@ -35,17 +35,23 @@ typedef struct hs_census hs_census;
 typedef enum hs_source_kind {
     HS_SOURCE_NONE = 0,
     HS_SOURCE_EVENTLOG = 1,
-    HS_SOURCE_HP = 2
+    HS_SOURCE_HP = 2,
+    HS_SOURCE_MLPD = 3      /* a Mono log-profiler file (mlpd.h) */
 } hs_source_kind;
 
 /* What is known about the run. Strings are NUL-terminated, owned by the
  * census and valid until it is freed; NULL when unknown. */
 typedef struct hs_census_info {
     hs_source_kind source;
-    const char *program;         /* argv[0] */
-    const char *job;             /* whole command line (the .hp JOB) */
+    const char *program;         /* argv[0] (.hp: the JOB's first word) */
+    size_t argc;                 /* eventlog: the program's arguments as */
+    const char *const *argv;     /* it got them, argv[0] and RTS options
+                                  * included; 0 and NULL for a .hp */
+    const char *job;             /* .hp: its JOB text as read; NULL for an
+                                  * eventlog (hs_render_hp_job builds it) */
     const char *rts_identifier;  /* e.g. "GHC-9.0.2 rts_thr_p" */
-    const char *date;            /* .hp DATE text, ctime without seconds */
+    const char *date;            /* .hp: its DATE text as read; NULL for
+                                  * an eventlog (see wall_clock_sec) */
     bool has_wall_clock;
     uint64_t wall_clock_sec;     /* Unix time of the log's start */
     uint32_t wall_clock_nsec;
@@ -70,11 +76,18 @@ typedef struct hs_cost_centre {
     bool is_caf;
 } hs_cost_centre;
 
-/* One band's bytes within a sample. */
+/*
+ * One band's bytes within a sample. A census holds one per band per
+ * sample (millions for a long -hc run), so it is packed into 12 bytes
+ * (4-byte aligned) rather than padded to 16: read and assign its fields,
+ * but do not take the address of `bytes` (it may be misaligned).
+ */
+#pragma pack(push, 4)
 typedef struct hs_census_entry {
     uint32_t band;
     uint64_t bytes;
 } hs_census_entry;
+#pragma pack(pop)
 
 /* A user marker (USER_MARKER, or an .hp MARK line with an empty text). */
 typedef struct hs_census_marker {
@@ -98,12 +111,24 @@ typedef enum hs_heap_line {
 /* A new, empty census, or NULL when out of memory. */
 HS_API hs_census *hs_census_new(void);
 
+/* The same, allocating everything it owns through `alloc` (copied; NULL
+ * means the C library's). */
+HS_API hs_census *hs_census_new_with(const hs_allocator *alloc);
+
 /* Frees the census and everything it owns; NULL is harmless. */
 HS_API void hs_census_free(hs_census *c);
 
+/* The allocator the census was made with (its own copy, valid until it is
+ * freed), or NULL for the C library's: what a renderer of it allocates
+ * through. */
+HS_API const hs_allocator *hs_census_allocator(const hs_census *c);
+
 /*
  * Cuts -hc band names the way the runtime's -L N does (0 = no cut, the
- * default). Set before events are added.
+ * default): a name longer than N keeps N-4 bytes and ends with "...".
+ * The census keeps every stack's whole name, so the limit may be set or
+ * changed at any time; names returned earlier stay valid. Names cut to
+ * the same text are joined by hs_band_groups, never in the model.
  */
 HS_API void hs_census_set_name_limit(hs_census *c, unsigned limit);
 
@@ -153,14 +178,22 @@ HS_API int hs_census_load_fd(hs_census *c, int fd, hs_error *err);
 /* The run's metadata; valid until the census is freed. */
 HS_API const hs_census_info *hs_census_get_info(const hs_census *c);
 
+/* Whether there is a heap profile to render: a .hp file, or an eventlog
+ * that began one (HEAP_PROF_BEGIN) or holds heap samples. The renderers
+ * answer HS_ERR_NO_DATA without one. */
+HS_API bool hs_census_has_heap_profile(const hs_census *c);
+
 /* --- bands ---------------------------------------------------------- */
 
 HS_API size_t hs_census_band_count(const hs_census *c);
 
 /*
  * The band's name as the runtime writes it as a .hp key (for -hc without
- * the "(ccs id)" prefix, which the eventlog does not carry; for -hi the
- * info table's name when an IPE record exists). Valid until freed.
+ * the "(ccs id)" prefix, which the eventlog does not carry, and cut by
+ * hs_census_set_name_limit; for -hi the info table's name when an IPE
+ * record exists). A label holding NUL bytes is shown with each as \x00
+ * (and a warning); two bands may share a name (-hc stacks with the same
+ * labels), see hs_band_groups. Valid until freed.
  */
 HS_API const char *hs_census_band_name(const hs_census *c, size_t band);
 
@@ -191,6 +224,18 @@ HS_API uint64_t hs_census_sample_time(const hs_census *c, size_t i);
 HS_API size_t hs_census_sample_entries(const hs_census *c, size_t i,
                                        const hs_census_entry **entries);
 
+/*
+ * Sample i's object counts, parallel to its entries (counts[k] belongs to
+ * entries[k]), in *counts, valid until freed; returns their number, or 0
+ * with *counts NULL when the census has no counts (only .mlpd heap shots
+ * carry them).
+ */
+HS_API size_t hs_census_sample_counts(const hs_census *c, size_t i,
+                                      const uint64_t **counts);
+
+/* True when the census carries object counts (hs_census_sample_counts). */
+HS_API bool hs_census_has_counts(const hs_census *c);
+
 /* Sum of the bytes of sample i. */
 HS_API uint64_t hs_census_sample_total(const hs_census *c, size_t i);
 
@@ -215,6 +260,42 @@ typedef struct hs_band_stats {
  * Returns HS_OK, or HS_ERR_NOMEM.
  */
 HS_API int hs_census_band_stats(const hs_census *c, hs_band_stats *out);
+
+/* --- band groups: bands as a .hp or CSV file names them --------------- */
+
+/*
+ * A view of the census that joins bands of equal name into one group, as
+ * the keys of a .hp file do: -hc stacks whose labels are the same, or
+ * whose names -L cut to the same text. Every renderer that writes names
+ * as keys (hp, CSV) uses it, so joining happens in one place; joined
+ * bytes saturate at UINT64_MAX. Groups are numbered in the order of
+ * their first band, so when no two bands share a name group g is band g.
+ * The view allocates through the census's allocator and is valid while
+ * the census is unchanged.
+ */
+typedef struct hs_band_groups hs_band_groups;
+
+/* The groups of a finished census, or NULL when out of memory. */
+HS_API hs_band_groups *hs_band_groups_new(const hs_census *c);
+
+/* Frees the view; NULL is harmless. */
+HS_API void hs_band_groups_free(hs_band_groups *g);
+
+HS_API size_t hs_band_groups_count(const hs_band_groups *g);
+
+/* The group's name (its bands' name); valid until the census is freed. */
+HS_API const char *hs_band_groups_name(const hs_band_groups *g, size_t group);
+
+/* The group of a band. */
+HS_API size_t hs_band_groups_of(const hs_band_groups *g, size_t band);
+
+/*
+ * Sample i's entries joined per group (entries[k].band is a group index),
+ * in the order of each group's first entry, in *entries; returns their
+ * number. Valid until the next call on this view or its free.
+ */
+HS_API size_t hs_band_groups_sample(hs_band_groups *g, size_t i,
+                                    const hs_census_entry **entries);
 
 /* --- markers and heap lines ------------------------------------------ */
 

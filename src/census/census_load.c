@@ -1,10 +1,17 @@
 /*
- * hs_census_load_fd: an eventlog or a runtime .hp file, told apart by its
- * first bytes, into a census. Works on pipes: the bytes read to decide are
- * handed on to whichever parser takes them, nothing is re-read.
+ * Loading: hs_census_load_fd reads an eventlog, a runtime .hp file or a
+ * Mono .mlpd (plain or gzip), told apart by its first bytes, into a census. Works on pipes: the bytes read
+ * to decide are handed on to whichever parser takes them, nothing is
+ * re-read. The .hp parser's callbacks are connected to the builder here,
+ * so that read/ knows nothing of the census.
  */
-#include "heapscope/census.h"
-#include "internal.h"
+#include "census/census_impl.h"
+#include "census/census_build.h"
+#include "read/input.h"
+#include "read/read_eventlog.h"
+#include "read/read_hp.h"
+#include "heapscope/mlpd.h"
+#include "heapscope/mlpd_census.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+/* hs_census_load_hp's stdio reads. */
 #define READ_BLOCK (1u << 16)
 
 static void set_err(hs_error *err, int code, const char *msg, int e)
@@ -28,14 +36,14 @@ static void set_err(hs_error *err, int code, const char *msg, int e)
         snprintf(err->message, sizeof err->message, "%s", msg);
 }
 
-/* Reads once, retrying on EINTR; -1 with errno on failure. */
-static ssize_t read_some(int fd, void *buf, size_t n)
+/* A failure of the input itself: a read error or no memory for its
+ * buffer. */
+static void input_err(hs_error *err, int st, const hs_input *in)
 {
-    for (;;) {
-        ssize_t r = read(fd, buf, n);
-        if (r >= 0 || errno != EINTR)
-            return r;
-    }
+    if (st == HS_ERR_IO)
+        set_err(err, st, "reading failed", in->err_no);
+    else
+        set_err(err, st, "out of memory", 0);
 }
 
 /*
@@ -55,10 +63,39 @@ static bool looks_like_hp(const uint8_t *b, size_t n)
            (ch >= 0x21 && ch < 0x7f);
 }
 
-static int load_eventlog(hs_census *c, int fd, uint8_t *buf, size_t have,
-                         hs_error *err)
+/*
+ * Most events (scheduler, GC) mean nothing to the census: the bookkeeping
+ * every event needs (count, latest time, highest capability: what
+ * hs_census_add_event does per event, so that both ways give one answer
+ * even when times go backwards inside a block) is done here, and only the
+ * census's own tags cost a call.
+ */
+typedef struct load_state {
+    hs_census *c;
+    uint64_t count, max_time;
+    int32_t max_cap;
+    int census_err; /* the census's failure that stopped reading */
+} load_state;
+
+static int on_event(void *user, const hs_event *ev)
 {
-    hs_reader *r = hs_reader_new();
+    load_state *s = user;
+    if (ev->time > s->max_time)
+        s->max_time = ev->time;
+    if (ev->cap > s->max_cap)
+        s->max_cap = ev->cap;
+    s->count++;
+    if (!ev->known) /* not one of the census's events */
+        return 0;
+    int cs = hs__census_add_wanted(s->c, ev);
+    if (cs < 0)
+        s->census_err = cs;
+    return cs < 0 ? cs : 0;
+}
+
+static int load_eventlog(hs_census *c, hs_input *in, hs_error *err)
+{
+    hs_reader *r = hs_reader_new_with(c->alloc);
     if (!r) {
         set_err(err, HS_ERR_NOMEM, "out of memory", 0);
         return HS_ERR_NOMEM;
@@ -69,65 +106,15 @@ static int load_eventlog(hs_census *c, int fd, uint8_t *buf, size_t have,
     size_t ntags = hs_census_event_tags(tags, 64);
     hs_reader_decode_only(r, tags, ntags < 64 ? ntags : 64);
     hs_reader_set_raw_stacks(r, true); /* bands are keyed on the bytes */
-    int st = HS_NEED_INPUT;
-    size_t n = have;
-    bool eof = false;
-    /* Most events (scheduler, GC) mean nothing to the census: the
-     * bookkeeping every event needs is done here, and only the census's
-     * own tags cost a call. Events come in runs of one capability (its
-     * blocks), time-ordered within a run, so the latest time and highest
-     * capability are folded in when the capability changes, not per
-     * event. */
-    uint64_t count = 0, max_time = 0, run_time = 0;
-    int32_t max_cap = -1, run_cap = INT32_MIN;
-    for (;;) {
-        if (n) {
-            hs_reader_feed(r, buf, n);
-            hs_event ev;
-            while ((st = hs_reader_next(r, &ev)) == HS_EVENT) {
-                if (ev.cap != run_cap) {
-                    if (run_time > max_time)
-                        max_time = run_time;
-                    if (ev.cap > max_cap)
-                        max_cap = ev.cap;
-                    run_cap = ev.cap;
-                    run_time = 0;
-                }
-                run_time = ev.time;
-                count++;
-                if (!ev.known) /* not one of the census's events */
-                    continue;
-                int cs = hs__census_add_wanted(c, &ev);
-                if (cs < 0) {
-                    hs_reader_free(r);
-                    if (err)
-                        *err = *hs_census_error(c);
-                    return cs;
-                }
-            }
-            if (st < 0 || st == HS_DONE)
-                break;
-        }
-        if (eof)
-            break;
-        ssize_t got = read_some(fd, buf, READ_BLOCK);
-        if (got < 0) {
-            int e = errno;
-            if (err) {
-                set_err(err, HS_ERR_IO, "reading failed", e);
-                err->offset = hs_reader_offset(r);
-            }
-            hs_reader_free(r);
-            return HS_ERR_IO;
-        }
-        n = (size_t)got;
-        if (!got)
-            eof = true;
+    load_state s = {c, 0, 0, -1, 0};
+    int st = hs__read_input(r, in, on_event, &s);
+    if (s.census_err) {
+        hs_reader_free(r);
+        if (err)
+            *err = *hs_census_error(c);
+        return s.census_err;
     }
-    if (run_time > max_time)
-        max_time = run_time;
-    hs__census_skipped(c, count, max_time, max_cap);
-    st = hs_reader_finish(r);
+    hs__census_skipped(c, s.count, s.max_time, s.max_cap);
     if (st < 0) {
         if (err)
             *err = *hs_reader_error(r);
@@ -141,8 +128,10 @@ static int load_eventlog(hs_census *c, int fd, uint8_t *buf, size_t have,
         return fs;
     }
     if (st == HS_TRUNCATED) {
-        if (err)
+        if (err) {
             *err = *hs_reader_error(r);
+            hs__census_fold_cut(c, err);
+        }
         hs_reader_free(r);
         return HS_TRUNCATED;
     }
@@ -152,29 +141,128 @@ static int load_eventlog(hs_census *c, int fd, uint8_t *buf, size_t have,
     return HS_OK;
 }
 
-static int load_hp(hs_census *c, int fd, uint8_t *buf, size_t have,
-                   hs_error *err)
+/* --- .hp: the parser's callbacks into the builder ------------------------ */
+
+static int hp_sample_begin(void *user, uint64_t t)
 {
-    hs_hp_parser *p = hs__hp_parser_new(c);
+    return hs__census_build_sample_begin(user, t);
+}
+
+static int hp_band(void *user, const char *name, size_t len, uint64_t bytes)
+{
+    return hs__census_build_bytes(user, name, len, bytes);
+}
+
+static int hp_sample_end(void *user) { return hs__census_build_sample_end(user); }
+
+static int hp_mark(void *user, uint64_t t)
+{
+    return hs__census_build_marker(user, t, "", 0);
+}
+
+static void hp_warn(void *user, const char *msg)
+{
+    hs__census_build_warn(user, "%s", msg);
+}
+
+static hs_hp_parser *hp_parser_for(hs_census *c)
+{
+    hs_hp_callbacks cb = {c, hp_sample_begin, hp_band, hp_sample_end,
+                          hp_mark, hp_warn};
+    if (hs__census_build_begin(c, HS_SOURCE_HP))
+        return NULL;
+    return hs__hp_parser_new(&cb, c->alloc);
+}
+
+/* Ends the parse and finishes the census with the header's facts. */
+static int hp_finish(hs_census *c, hs_hp_parser *p, hs_error *err)
+{
+    hs_hp_facts f;
+    int st = hs__hp_parser_finish(p, &f, err);
+    if (st < 0)
+        return st;
+    hs_census_run run = {0};
+    run.job = f.job;
+    run.date = f.date;
+    run.breakdown = f.breakdown;
+    run.end_ns = f.end_ns;
+    if (f.job) {
+        /* The program is the JOB's first word. */
+        size_t n = strcspn(f.job, " ");
+        run.program = hs_arena_strndup(&c->arena, f.job, n);
+        if (!run.program)
+            st = hs__census_nomem(c);
+    }
+    int bs = st < 0 ? st : hs__census_build_run(c, &run);
+    if (!bs)
+        bs = hs_census_finish(c, st != HS_TRUNCATED);
+    if (bs) {
+        set_err(err, bs, "out of memory while building the census", 0);
+        return bs;
+    }
+    return st;
+}
+
+static int load_hp(hs_census *c, hs_input *in, hs_error *err)
+{
+    hs_hp_parser *p = hp_parser_for(c);
     if (!p) {
         set_err(err, HS_ERR_NOMEM, "out of memory", 0);
         return HS_ERR_NOMEM;
     }
-    int st = hs__hp_parser_feed(p, buf, have, err);
+    const uint8_t *buf;
+    size_t n;
+    int st = HS_OK;
     while (st == HS_OK) {
-        ssize_t got = read_some(fd, buf, READ_BLOCK);
-        if (got < 0) {
-            set_err(err, HS_ERR_IO, "reading failed", errno);
-            st = HS_ERR_IO;
+        int in_st = hs_input_next(in, &buf, &n);
+        if (in_st < 0) {
+            input_err(err, in_st, in);
+            st = in_st;
             break;
         }
-        if (!got) {
-            st = hs__hp_parser_finish(p, err);
+        if (in_st == HS_DONE) {
+            st = hp_finish(c, p, err);
             break;
         }
-        st = hs__hp_parser_feed(p, buf, (size_t)got, err);
+        st = hs__hp_parser_feed(p, buf, n, err);
     }
     hs__hp_parser_free(p);
+    if (st == HS_OK && err)
+        memset(err, 0, sizeof *err);
+    return st;
+}
+
+int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    hs_hp_parser *p = hp_parser_for(c);
+    char *buf = hs_malloc(c->alloc, READ_BLOCK);
+    if (!p || !buf) {
+        hs__hp_parser_free(p);
+        hs_free(c->alloc, buf);
+        set_err(err, HS_ERR_NOMEM, "out of memory", 0);
+        return HS_ERR_NOMEM;
+    }
+    int st = HS_OK;
+    for (;;) {
+        size_t n = fread(buf, 1, READ_BLOCK, in);
+        if (n && (st = hs__hp_parser_feed(p, buf, n, err)) != HS_OK)
+            break;
+        if (n < READ_BLOCK) {
+            if (ferror(in)) {
+                set_err(err, HS_ERR_IO, "reading failed", errno);
+                st = HS_ERR_IO;
+                break;
+            }
+            if (feof(in)) {
+                st = hp_finish(c, p, err);
+                break;
+            }
+        }
+    }
+    hs__hp_parser_free(p);
+    hs_free(c->alloc, buf);
     if (st == HS_OK && err)
         memset(err, 0, sizeof *err);
     return st;
@@ -184,27 +272,24 @@ int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
 {
     if (err)
         memset(err, 0, sizeof *err);
-    uint8_t *buf = malloc(READ_BLOCK);
-    if (!buf) {
-        set_err(err, HS_ERR_NOMEM, "out of memory", 0);
-        return HS_ERR_NOMEM;
+    hs_input in;
+    hs_input_open(&in, fd, c->alloc, 0);
+    /* A pipe may deliver a byte at a time: the input gathers the four
+     * bytes of the magic (or the end) before deciding, and hands them on
+     * to whichever parser takes them. */
+    const uint8_t *head;
+    size_t have;
+    int st = hs_input_peek(&in, 4, &head, &have);
+    if (st < 0) {
+        input_err(err, st, &in);
+        hs_input_close(&in);
+        return st;
     }
-    /* A pipe may deliver a byte at a time: gather the four bytes of the
-     * magic (or the end) before deciding. */
-    size_t have = 0;
-    while (have < 4) {
-        ssize_t got = read_some(fd, buf + have, READ_BLOCK - have);
-        if (got < 0) {
-            set_err(err, HS_ERR_IO, "reading failed", errno);
-            free(buf);
-            return HS_ERR_IO;
-        }
-        if (!got)
-            break;
-        have += (size_t)got;
-    }
-    int st = looks_like_hp(buf, have) ? load_hp(c, fd, buf, have, err)
-                                      : load_eventlog(c, fd, buf, have, err);
-    free(buf);
+    if (hs_mlpd_sniff(head, have))
+        st = hs__census_load_mlpd(c, &in, NULL, 0, err);
+    else
+        st = looks_like_hp(head, have) ? load_hp(c, &in, err)
+                                       : load_eventlog(c, &in, err);
+    hs_input_close(&in);
     return st;
 }

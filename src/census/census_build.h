@@ -1,0 +1,110 @@
+/*
+ * The census builder: what a reader other than the eventlog event stream
+ * (the .hp parser through census_load.c, the Mono .mlpd reader, ...) calls
+ * to fill a census. Not part of the public surface.
+ *
+ * Order: hs__census_build_begin() once, then samples (begin, bytes per
+ * named band, end), markers and the run's facts in any order, then the
+ * public hs_census_finish(). Every call returns HS_OK or the census's
+ * sticky error (HS_ERR_NOMEM, HS_ERR_MISUSE after finishing); the first
+ * error is kept in hs_census_error().
+ */
+#ifndef HEAPSCOPE_CENSUS_BUILD_H
+#define HEAPSCOPE_CENSUS_BUILD_H
+
+#include "heapscope/census.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Names the input format (HS_SOURCE_*); call before anything else. */
+int hs__census_build_begin(hs_census *c, hs_source_kind source);
+
+/* Opens a sample at time_ns (ns since the program started). Samples may
+ * come out of time order; hs_census_finish() sorts them (stably) and
+ * warns that it did. An open sample is closed first. */
+int hs__census_build_sample_begin(hs_census *c, uint64_t time_ns);
+
+/*
+ * Adds bytes to the band named name[0 .. len) (any bytes; a band is its
+ * exact name) in the open sample, opening one at time 0 when none is;
+ * the same band twice in one sample is summed, saturating.
+ */
+int hs__census_build_bytes(hs_census *c, const char *name, size_t len,
+                           uint64_t bytes);
+
+/* Closes the open sample. */
+int hs__census_build_sample_end(hs_census *c);
+
+/* A user marker at time_ns with text[0 .. len) (copied). */
+int hs__census_build_marker(hs_census *c, uint64_t time_ns,
+                            const char *text, size_t len);
+
+/* The run's facts a foreign format gives; NULL / 0 / false = unknown,
+ * and unknown fields leave what is already set. Strings are copied. */
+typedef struct hs_census_run {
+    const char *program;     /* argv[0] or the program's name */
+    const char *job;         /* the command line as the input wrote it */
+    const char *date;        /* the start as the input wrote it */
+    bool has_wall_clock;
+    uint64_t wall_clock_sec; /* Unix time of the start */
+    uint32_t wall_clock_nsec;
+    uint32_t breakdown;      /* HS_BREAKDOWN_* */
+    uint64_t sample_period_ns;
+    uint64_t end_ns;         /* the run's end when the input says it */
+} hs_census_run;
+
+int hs__census_build_run(hs_census *c, const hs_census_run *run);
+
+/* A warning about the input, one sentence (at most a few hundred are
+ * kept, see hs_census_warning()). */
+void hs__census_build_warn(hs_census *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* --- the eventlog loader's fast path (census_load.c) ------------------- */
+
+/* hs_census_add_event for an event whose tag the census reads, without
+ * the per-event bookkeeping: the caller reports every event, read or not,
+ * to hs__census_skipped (their number, the latest time, the highest
+ * capability). */
+struct hs_event;
+int hs__census_add_wanted(hs_census *c, const struct hs_event *ev);
+void hs__census_skipped(hs_census *c, uint64_t events, uint64_t max_time,
+                        int32_t max_cap);
+
+/* The same as the public hs_census_allocator (census.h), which new code
+ * should call; kept for the chart renderer, which calls this name. */
+struct hs_allocator;
+const struct hs_allocator *hs__census_allocator(const struct hs_census *c);
+
+/* --- census_counts.c: what the .mlpd loader adds to the builder ------- */
+
+/* hs__census_build_bytes with a number of objects (hs_census_sample_counts). */
+int hs__census_build_counted(hs_census *c, const char *name, size_t len,
+                             uint64_t bytes, uint64_t count);
+/* A point of a heap line at time_ns. */
+int hs__census_build_line(hs_census *c, hs_heap_line line, uint64_t time_ns,
+                          uint64_t bytes);
+/* The run's facts hs_census_run has no field for (NULL, 0: unknown). */
+int hs__census_build_facts(hs_census *c, const char *rts_identifier,
+                           uint64_t events);
+
+/* The .mlpd part of a census (census_mlpd.c): options, the allocation
+ * profile, GC figures. The census owns it and frees it with
+ * hs__census_mlpd_free. */
+struct hs_census_mlpd;
+struct hs_census_mlpd **hs__census_mlpd_slot(hs_census *c);
+const struct hs_census_mlpd *hs__census_mlpd_get(const hs_census *c);
+void hs__census_mlpd_free(struct hs_census_mlpd *m,
+                          const struct hs_allocator *a);
+
+/* census_mlpd.c: loads an .mlpd (plain or gzip) from pre[0 .. npre), bytes
+ * already taken from the input, then from in to its end, and finishes. */
+struct hs_input;
+int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
+                         const uint8_t *pre, size_t npre, hs_error *err);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * Bounding a census that grows for as long as a program runs: old samples
+ * merged into coarser buckets (census_compact.c). Internal: src/live/
+ * calls it between samples.
+ */
+#ifndef HEAPSCOPE_CENSUS_COMPACT_H
+#define HEAPSCOPE_CENSUS_COMPACT_H
+
+#include "heapscope/census.h"
+
+/* Where a compacted census stands; zeroed before the first call. */
+typedef struct hs_census_compaction {
+    size_t buckets;     /* the first `buckets` samples are merged buckets */
+    size_t width;       /* samples per bucket (a power of two) */
+    uint64_t until_ns;  /* time of the first sample not in a bucket */
+} hs_census_compaction;
+
+/*
+ * Bounds a census that grows for as long as a program runs. The latest
+ * keep_recent samples stay as they are; older ones are merged into
+ * buckets of equal width (a bucket has the time of its first sample and
+ * each band's maximum over its samples, what a chart of the heap needs: a
+ * peak is never lost; its total is the sum of those maxima), and when
+ * the buckets outnumber (max_samples - keep_recent) / 2 neighbours merge
+ * into buckets twice as wide. So the census holds at most about
+ * max_samples samples at any time, the run's whole span at one even
+ * resolution plus the recent past at full. Heap-line points are merged
+ * with the samples of their time. Call only between samples (none open),
+ * on an unfinished census whose samples arrived in time order; otherwise
+ * it does nothing. Returns HS_OK.
+ */
+int hs__census_compact(hs_census *c, hs_census_compaction *st,
+                       size_t max_samples, size_t keep_recent);
+
+/*
+ * After hs_census_finish() of a truncated stream: appends the census's
+ * "last heap sample was cut" warning to the reader's truncation warning
+ * *err, as hs_census_load_fd() does, so watch and the batch commands say
+ * the same.
+ */
+void hs__census_live_fold_cut(hs_census *c, hs_error *err);
+
+/* The number of entries (band values) the census holds, all samples
+ * together: what its memory grows with. */
+size_t hs__census_entry_count(const hs_census *c);
+
+#endif

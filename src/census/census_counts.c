@@ -1,0 +1,82 @@
+/*
+ * What the .mlpd loader adds to the builder (census_build.h): object
+ * counts beside bytes, heap-line points and run facts without an event,
+ * and the slot for the .mlpd part of a census. Counts live in an array
+ * parallel to the entries, allocated only when a source counts objects,
+ * so other censuses pay nothing for them.
+ */
+#include "census/census_impl.h"
+#include "census/census_build.h"
+
+#include <string.h>
+
+int hs__census_build_counted(hs_census *c, const char *name, size_t len,
+                             uint64_t bytes, uint64_t count)
+{
+    int st = hs__census_build_bytes(c, name, len, bytes);
+    if (st)
+        return st;
+    size_t old = c->cap_counts;
+    if (!hs_grow(c->alloc, (void **)&c->counts, &c->cap_counts, c->nentries,
+                 sizeof *c->counts))
+        return hs__census_nomem(c);
+    if (c->cap_counts > old)
+        memset(c->counts + old, 0, (c->cap_counts - old) * sizeof *c->counts);
+    /* The band's entry in the open sample: new, or the one it summed into. */
+    uint32_t k = hs_intern_find(&c->str_tab, name, len);
+    size_t pos = c->last[c->str_band[k]].pos;
+    c->counts[pos] = c->counts[pos] + count < count ? UINT64_MAX
+                                                    : c->counts[pos] + count;
+    return HS_OK;
+}
+
+int hs__census_build_line(hs_census *c, hs_heap_line line, uint64_t time_ns,
+                          uint64_t bytes)
+{
+    if (c->error)
+        return c->error;
+    hs_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.time = time_ns;
+    ev.u.heap.bytes = bytes;
+    return hs__census_add_line_point(c, line, &ev);
+}
+
+int hs__census_build_facts(hs_census *c, const char *rts_identifier,
+                           uint64_t events)
+{
+    if (c->error)
+        return c->error;
+    if (rts_identifier &&
+        !(c->info.rts_identifier = hs_arena_strndup(&c->arena, rts_identifier,
+                                                    strlen(rts_identifier))))
+        return hs__census_nomem(c);
+    c->info.events += events;
+    return HS_OK;
+}
+
+struct hs_census_mlpd **hs__census_mlpd_slot(hs_census *c)
+{
+    return &c->mlpd;
+}
+
+const struct hs_census_mlpd *hs__census_mlpd_get(const hs_census *c)
+{
+    return c->mlpd;
+}
+
+size_t hs_census_sample_counts(const hs_census *c, size_t i,
+                               const uint64_t **counts)
+{
+    if (i >= c->nsamples || !c->counts) {
+        *counts = NULL;
+        return 0;
+    }
+    *counts = c->counts + c->samples[i].first;
+    return c->samples[i].count;
+}
+
+bool hs_census_has_counts(const hs_census *c)
+{
+    return c->counts != NULL;
+}

@@ -1,0 +1,182 @@
+/*
+ * Finishing a census: ordering samples, markers and lines by time and
+ * resolving names that depend on records seen late.
+ */
+#include "census/census_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_sample(const void *a, const void *b)
+{
+    const struct sample *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static inline uint64_t time_at(const unsigned char *a, size_t i, size_t size)
+{
+    uint64_t t;
+    memcpy(&t, a + i * size, sizeof t);
+    return t;
+}
+
+/*
+ * Stable sort by time of an array whose elements start with a u64 time
+ * (markers, heap-line points). Such arrays arrive as a few long sorted
+ * runs (one per capability buffer, interleaved block by block), so a
+ * natural merge sort finishes in a few passes; its worst case is still
+ * O(n log n).
+ */
+static bool stable_sort_by_time(const hs_allocator *alloc, void *base,
+                                size_t n, size_t size)
+{
+    if (n < 2)
+        return true;
+    unsigned char *a = base, *tmp = hs_calloc(alloc, n, size);
+    if (!tmp)
+        return false;
+#define T(arr, i) time_at((arr), (i), size)
+    for (;;) {
+        size_t runs = 0, i = 0, out = 0;
+        while (i < n) {
+            /* run 1: [i, m), run 2: [m, e) */
+            size_t m = i + 1;
+            while (m < n && T(a, m - 1) <= T(a, m))
+                m++;
+            size_t e = m;
+            if (m < n) {
+                e = m + 1;
+                while (e < n && T(a, e - 1) <= T(a, e))
+                    e++;
+            }
+            size_t x = i, y = m;
+            while (x < m || y < e) {
+                size_t from = (y >= e || (x < m && T(a, x) <= T(a, y)))
+                                  ? x++ : y++;
+                memcpy(tmp + out * size, a + from * size, size);
+                out++;
+            }
+            runs++;
+            i = e;
+        }
+        memcpy(a, tmp, n * size);
+        if (runs <= 1)
+            break;
+    }
+#undef T
+    hs_free(alloc, tmp);
+    return true;
+}
+
+/*
+ * Whether the log's runtime ends every sample with SAMPLE_END: one was
+ * seen, or a -hb sample (both came in GHC 8.10's development), or the RTS
+ * identifier names GHC 8.9 or later. Known from the events alone, so that
+ * hs_census_load_fd and hs_census_add_event decide alike, even for a log
+ * cut inside its first sample.
+ */
+static bool closes_samples(const hs_census *c)
+{
+    if (c->seen_sample_end || c->seen_bio)
+        return true;
+    const char *id = c->info.rts_identifier;
+    unsigned major, minor;
+    if (!id || sscanf(id, "GHC-%u.%u", &major, &minor) != 2)
+        return false;
+    return major > 8 || (major == 8 && minor >= 9);
+}
+
+/*
+ * A log that closes its samples (SAMPLE_END) and stops inside one: that
+ * sample holds a fraction of a census, so it is left out whole, with the
+ * bands first seen in it, and a warning says so. (GHC 8.2/8.4 logs have
+ * no SAMPLE_END: there the last sample ends at the end of data.)
+ */
+static void drop_cut_sample(hs_census *c)
+{
+    c->cut_warning = SIZE_MAX;
+    if (!c->open || !c->nsamples || !closes_samples(c))
+        return;
+    const struct sample *s = &c->samples[c->nsamples - 1];
+    c->cut = true;
+    c->cut_time = s->time;
+    c->nentries = s->first;
+    c->nsamples--;
+    c->nbands = c->open_nbands;
+    /* seconds to four decimals, rounded, as the warning shows them */
+    uint64_t tenth_ms = (s->time + 50000) / 100000;
+    size_t before = c->nwarnings;
+    hs__census_warnf(c, "the last heap sample, at %llu.%04llu s, was cut "
+                     "and is left out",
+                     (unsigned long long)(tenth_ms / 10000),
+                     (unsigned long long)(tenth_ms % 10000));
+    if (c->nwarnings > before)
+        c->cut_warning = before;
+}
+
+void hs__census_fold_cut(hs_census *c, hs_error *err)
+{
+    size_t w = c->cut_warning;
+    if (w == SIZE_MAX || w >= c->nwarnings)
+        return;
+    size_t n = strlen(err->message);
+    snprintf(err->message + n, sizeof err->message - n, "; %s",
+             c->warnings[w]);
+    memmove(c->warnings + w, c->warnings + w + 1,
+            (c->nwarnings - w - 1) * sizeof *c->warnings);
+    c->nwarnings--;
+    c->cut_warning = SIZE_MAX;
+}
+
+int hs_census_finish(hs_census *c, bool complete)
+{
+    if (c->error)
+        return c->error;
+    if (c->finished)
+        return HS_ERR_MISUSE;
+    c->cur_offset = 0;
+    c->cur_index = UINT64_MAX; /* errors from here on belong to no event */
+    drop_cut_sample(c);
+    c->open = false;
+    c->info.complete = complete;
+    /* -hb censuses are all written at exit, one after another: a cut
+     * among them may have lost later ones whole. */
+    if (!complete && c->info.breakdown == HS_BREAKDOWN_BIOGRAPHY &&
+        c->nsamples)
+        hs__census_warnf(c, "the biographical (-hb) censuses are written "
+                         "at exit and the log stops among them: censuses "
+                         "after the cut may be missing");
+    if (c->info.breakdown == UINT32_MAX)
+        c->info.breakdown = 0;
+    if (c->samples_unsorted)
+        qsort(c->samples, c->nsamples, sizeof *c->samples, cmp_sample);
+    if (c->markers_unsorted &&
+        !stable_sort_by_time(c->alloc, c->markers, c->nmarkers, sizeof *c->markers))
+        return hs__census_nomem(c);
+    for (int i = 0; i < HS_LINE_COUNT; i++)
+        if (c->lines_unsorted[i] &&
+            !stable_sort_by_time(c->alloc, c->lines[i], c->nlines[i],
+                                 sizeof(hs_census_point)))
+            return hs__census_nomem(c);
+    int st = hs__census_resolve_cost_centres(c);
+    if (!st && c->info.breakdown == HS_BREAKDOWN_INFO_TABLE)
+        st = hs__census_resolve_ipe(c);
+    if (st)
+        return st;
+    if (c->warnings_dropped) {
+        uint64_t n = c->warnings_dropped;
+        c->warnings_dropped = 0;
+        c->nwarnings--; /* make room for the summary */
+        hs__census_warnf(c, "%llu more warnings were left out",
+              (unsigned long long)n + 1);
+    }
+    for (size_t i = 0; i < c->nsamples; i++)
+        if (c->samples[i].time > c->info.end_time_ns)
+            c->info.end_time_ns = c->samples[i].time;
+    c->finished = true;
+    return HS_OK;
+}
+

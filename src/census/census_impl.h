@@ -1,0 +1,206 @@
+/*
+ * The census's inside, shared by the files of src/census/. Not part of
+ * the public surface.
+ *
+ * Bands are interned in a hash table keyed by a 4-byte kind followed by
+ * the band's identity: the cost-centre ids of the stack for -hc (so two
+ * stacks with the same labels stay apart, as the runtime keeps them), the
+ * label bytes for every other breakdown. One hash per sample event finds
+ * the band, whatever the number of bands.
+ *
+ * Samples are records {time, first entry, entry count}; entries of all
+ * samples sit in one array in arrival order. Each band remembers the last
+ * sample it appeared in and where, so a band reported twice in one sample
+ * (two runtime stacks that differ only beyond depth 255, two info tables
+ * with the same description) is summed into one entry in O(1).
+ *
+ * Invariants:
+ *   - entries[samples[i].first .. + count) belong to sample i, and samples
+ *     are appended in arrival order; finish() only reorders the records.
+ *   - last[b].sample == the open sample's index iff band b already has an
+ *     entry in it, at entries[last[b].pos]. (Kept apart from the bands so
+ *     the per-event path touches 16 bytes per band, not a whole record.)
+ */
+#ifndef HEAPSCOPE_CENSUS_IMPL_H
+#define HEAPSCOPE_CENSUS_IMPL_H
+
+#include "heapscope/census.h"
+#include "common/internal.h"
+
+#define MAX_WARNINGS 200
+
+enum band_kind { BAND_CCS = 1, BAND_STRING = 2 };
+
+struct band {
+    const char *name;       /* as shown: -hc names cut by name_limit */
+    const char *full;       /* -hc: the whole name (name, when uncut) */
+    const uint32_t *stack;  /* innermost first, into the intern arena */
+    uint32_t depth;
+    uint32_t kind;
+    bool unresolved;        /* named with "<cc N>" for an undefined id */
+};
+
+struct band_last {
+    size_t sample;
+    size_t pos;
+    uint32_t key;           /* index in ccs_tab or str_tab */
+};
+
+struct sample {
+    uint64_t time;
+    size_t first;
+    size_t count;
+    uint64_t total;
+    size_t seq;             /* arrival order, to keep sorting stable */
+};
+
+struct ipe {
+    uint64_t address;
+    const char *table_name, *closure_desc, *type_desc, *label, *module,
+        *srcloc;
+};
+
+struct tstack {
+    const uint32_t *ids;
+    uint32_t depth;
+    uint64_t ticks;
+};
+
+struct hs_census {
+    hs_census_info info;
+    int error;
+    bool finished;
+    unsigned name_limit;
+    hs_arena arena;
+    hs_allocator alloc_store;     /* the allocator it was made with */
+    const hs_allocator *alloc;    /* &alloc_store, or NULL: libc */
+
+    hs_intern ccs_tab;       /* key: stack ids, big-endian as in the log */
+    uint32_t *ccs_band;      /* ccs_tab index -> band */
+    size_t cap_ccs_band;
+    hs_intern str_tab;       /* key: label bytes */
+    uint32_t *str_band;      /* str_tab index -> band */
+    size_t cap_str_band;
+    struct band *bands;
+    size_t nbands, cap_bands;
+    struct band_last *last;
+    size_t cap_last;
+
+    struct sample *samples;
+    size_t nsamples, cap_samples;
+    hs_census_entry *entries;
+    size_t nentries, cap_entries;
+    bool open;               /* the last sample still takes entries */
+    size_t open_nbands;      /* bands that existed when it opened */
+    bool seen_sample_end;    /* the log closes its samples (SAMPLE_END) */
+    bool seen_bio;           /* a -hb sample (its runtime closes them) */
+    bool cut;                /* an unclosed last sample was left out */
+    uint64_t cut_time;       /* its time */
+    size_t cut_warning;      /* the warning saying so, or SIZE_MAX */
+    bool samples_unsorted;
+    bool warned_orphan;
+
+    hs_intern cc_tab;        /* key: u32 id, host order */
+    hs_cost_centre **ccs;
+    size_t cap_ccs;
+
+    hs_intern ipe_tab;       /* key: u64 address, host order */
+    struct ipe *ipes;
+    size_t cap_ipes;
+
+    hs_census_marker *markers;
+    size_t nmarkers, cap_markers;
+    bool markers_unsorted;
+
+    hs_census_point *lines[HS_LINE_COUNT];
+    size_t nlines[HS_LINE_COUNT], cap_lines[HS_LINE_COUNT];
+    bool lines_unsorted[HS_LINE_COUNT];
+
+    hs_intern tstack_tab;    /* key: stack ids, big-endian as in the log */
+    struct tstack *tstacks;
+    size_t cap_tstacks;
+    hs_intern tcap_tab;      /* key: {u32 stack index, u32 cap} */
+    uint64_t *tcap_ticks;
+    size_t cap_tcap;
+
+    hs_intern undef_tab;     /* undefined cost-centre ids already warned */
+
+    char **warnings;
+    size_t nwarnings, cap_warnings;
+    uint64_t warnings_dropped;
+
+    char *scratch;           /* name building */
+    size_t cap_scratch;
+    uint8_t *keybuf;         /* big-endian stack of a decoded event */
+    size_t cap_keybuf;
+    hs_error err;            /* the first error */
+    uint64_t cur_offset;     /* the event being added, for err */
+    uint64_t cur_index;      /* (UINT64_MAX: none) */
+
+    uint64_t *counts;        /* objects per entry, parallel to entries, or
+                                NULL (census_counts.c) */
+    size_t cap_counts;
+    struct hs_census_mlpd *mlpd; /* what an .mlpd adds (census_mlpd.c) */
+};
+
+
+/* --- census.c ---------------------------------------------------------- */
+
+/* Records out of memory as the census's sticky error; returns it. */
+int hs__census_nomem(hs_census *c);
+/* Adds a warning sentence (at most MAX_WARNINGS are kept). */
+void hs__census_warnf(hs_census *c, const char *fmt, ...) HS_PRINTF(2, 3);
+/* A NUL-terminated copy of s in the arena, or NULL. */
+const char *hs__census_dup(hs_census *c, hs_str s);
+
+/* --- census_names.c ---------------------------------------------------- */
+
+int hs__census_add_cost_centre(hs_census *c, const hs_event *ev);
+void hs__census_note_undefined(hs_census *c, uint32_t id, const char *what);
+/* The .hp name of a stack into c->scratch; false when out of memory. */
+bool hs__census_ccs_name(hs_census *c, const uint32_t *ids, uint32_t depth,
+                         size_t *out_len, bool *unresolved);
+/* --- census_group.c ---------------------------------------------------- */
+
+/* The runtime's -L rule, the one place names are cut: `full` when it fits
+ * c->name_limit (or there is none), else an arena copy of its first
+ * limit-4 bytes and "..."; NULL when out of memory. */
+const char *hs__census_cut_name(hs_census *c, const char *full);
+
+/* Names -hc band b from its stack (the .hp name, made safe, then cut). */
+int hs__census_name_ccs_band(hs_census *c, struct band *b);
+int hs__census_add_ipe(hs_census *c, const hs_event *ev);
+int hs__census_resolve_ipe(hs_census *c);
+int hs__census_resolve_cost_centres(hs_census *c);
+
+/* --- census_sample.c --------------------------------------------------- */
+
+int hs__census_open_sample(hs_census *c, uint64_t time);
+/* Host-order ids of a big-endian stack, in the arena (they never move). */
+uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
+                               uint32_t depth);
+/* A band name that is a C string: NULL when s[0 .. len) holds no NUL,
+ * else an arena copy with each NUL as \x00 (and a warning); *failed
+ * when out of memory. */
+const char *hs__census_safe_name(hs_census *c, const char *s, size_t len,
+                                 bool *failed);
+/* Adds bytes to the band labelled name[0 .. len) in the open sample. */
+int hs__census_string_entry(hs_census *c, const char *name, size_t len,
+                            uint64_t bytes);
+
+/* --- census_finish.c -------------------------------------------------- */
+
+/* Moves the warning about a cut last sample, if any, to the end of the
+ * truncation message err->message (what the user reads as one warning). */
+void hs__census_fold_cut(hs_census *c, hs_error *err);
+
+/* --- census_run.c, census_marks.c, census_tprof.c ----------------------- */
+
+int hs__census_set_program(hs_census *c, const hs_event *ev);
+int hs__census_add_marker(hs_census *c, uint64_t time, hs_str text);
+int hs__census_add_line_point(hs_census *c, hs_heap_line line,
+                              const hs_event *ev);
+int hs__census_add_prof_sample(hs_census *c, const uint8_t *be,
+                               uint32_t depth, uint32_t cap);
+
+#endif

@@ -1,0 +1,419 @@
+/*
+ * The per-event path: interning bands, opening samples, adding entries.
+ */
+#include "census/census_impl.h"
+#include "census/census_build.h"
+
+#include <string.h>
+
+int hs__census_open_sample(hs_census *c, uint64_t time)
+{
+    if (!hs_grow(c->alloc, (void **)&c->samples, &c->cap_samples, c->nsamples + 1,
+                 sizeof *c->samples))
+        return hs__census_nomem(c);
+    if (c->nsamples && time < c->samples[c->nsamples - 1].time)
+        c->samples_unsorted = true;
+    c->samples[c->nsamples] = (struct sample){
+        .time = time, .first = c->nentries, .count = 0, .total = 0,
+        .seq = c->nsamples};
+    c->nsamples++;
+    c->open = true;
+    c->open_nbands = c->nbands;
+    return HS_OK;
+}
+
+static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
+{
+    if (c->nbands >= UINT32_MAX - 1 ||
+        !hs_grow(c->alloc, (void **)&c->bands, &c->cap_bands, c->nbands + 1,
+                 sizeof *c->bands) ||
+        !hs_grow(c->alloc, (void **)&c->last, &c->cap_last, c->nbands + 1,
+                 sizeof *c->last))
+        return hs__census_nomem(c);
+    struct band *b = &c->bands[c->nbands];
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0};
+    *band = (uint32_t)c->nbands++;
+    return HS_OK;
+}
+
+/* Host-order ids of a big-endian stack, in the arena (they never move). */
+uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
+                               uint32_t depth)
+{
+    uint32_t *ids = hs_arena_alloc(&c->arena, depth ? depth * 4u : 1u);
+    if (ids)
+        for (uint32_t k = 0; k < depth; k++)
+            ids[k] = hs_be32(be + 4 * k);
+    return ids;
+}
+
+/*
+ * A guess that saves the hash lookup: the band at the same position in
+ * the previous sample. Censuses of a settled heap list their bands in the
+ * same order; when they do not, the guess costs one length compare.
+ * Returns the band, or UINT32_MAX.
+ */
+static inline uint32_t predict(const hs_census *c, const hs_intern *tab,
+                        uint32_t kind, const void *key, size_t len)
+{
+    if (!c->open || c->nsamples < 2)
+        return UINT32_MAX;
+    const struct sample *prev = &c->samples[c->nsamples - 2];
+    size_t k = c->samples[c->nsamples - 1].count;
+    if (k >= prev->count)
+        return UINT32_MAX;
+    uint32_t b = c->entries[prev->first + k].band;
+    if (c->bands[b].kind != kind)
+        return UINT32_MAX;
+    const struct hs_intern_key *stored = &tab->keys[c->last[b].key];
+    if (stored->len != len)
+        return UINT32_MAX;
+    /* keys are short: compare 8 bytes at a time here rather than call */
+    const unsigned char *x = (const unsigned char *)stored->ptr, *y = key;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t u, v;
+        memcpy(&u, x + i, 8);
+        memcpy(&v, y + i, 8);
+        if (u != v)
+            return UINT32_MAX;
+    }
+    if (i + 4 <= len) {
+        uint32_t u, v;
+        memcpy(&u, x + i, 4);
+        memcpy(&v, y + i, 4);
+        if (u != v)
+            return UINT32_MAX;
+        i += 4;
+    }
+    for (; i < len; i++)
+        if (x[i] != y[i])
+            return UINT32_MAX;
+    return b;
+}
+
+/* The band of a cost-centre stack given as the log's big-endian ids. */
+static inline int ccs_band(hs_census *c, const uint8_t *be, uint32_t depth,
+                    uint32_t *band)
+{
+    if ((*band = predict(c, &c->ccs_tab, BAND_CCS, be, (size_t)depth * 4)) !=
+        UINT32_MAX)
+        return HS_OK;
+    uint32_t k;
+    bool added;
+    if (!hs_intern_put(&c->ccs_tab, be, (size_t)depth * 4, &k, &added))
+        return hs__census_nomem(c);
+    if (!added) {
+        *band = c->ccs_band[k];
+        return HS_OK;
+    }
+    if (!hs_grow(c->alloc, (void **)&c->ccs_band, &c->cap_ccs_band, (size_t)k + 1,
+                 sizeof *c->ccs_band))
+        return hs__census_nomem(c);
+    int st = new_band(c, BAND_CCS, band);
+    if (st)
+        return st;
+    struct band *b = &c->bands[*band];
+    b->depth = depth;
+    b->stack = hs__census_stack_ids(c, be, depth);
+    if (!b->stack)
+        return hs__census_nomem(c);
+    if ((st = hs__census_name_ccs_band(c, b)))
+        return st;
+    c->ccs_band[k] = *band;
+    c->last[*band].key = k;
+    return HS_OK;
+}
+
+static int str_band(hs_census *c, const char *label, size_t len,
+                    uint32_t *band)
+{
+    if ((*band = predict(c, &c->str_tab, BAND_STRING, label, len)) !=
+        UINT32_MAX)
+        return HS_OK;
+    uint32_t k;
+    bool added;
+    if (!hs_intern_put(&c->str_tab, label, len, &k, &added))
+        return hs__census_nomem(c);
+    if (!added) {
+        *band = c->str_band[k];
+        return HS_OK;
+    }
+    if (!hs_grow(c->alloc, (void **)&c->str_band, &c->cap_str_band, (size_t)k + 1,
+                 sizeof *c->str_band))
+        return hs__census_nomem(c);
+    int st = new_band(c, BAND_STRING, band);
+    if (st)
+        return st;
+    /* the interned key is NUL-terminated and never moves */
+    bool failed = false;
+    const char *safe = hs__census_safe_name(c, label, len, &failed);
+    if (failed)
+        return hs__census_nomem(c);
+    c->bands[*band].name = safe ? safe : c->str_tab.keys[k].ptr;
+    c->str_band[k] = *band;
+    c->last[*band].key = k;
+    return HS_OK;
+}
+
+/* Adds bytes to band bi in the open sample (opening one if needed). */
+static inline int add_entry(hs_census *c, uint64_t offset, uint64_t time,
+                     uint32_t bi, uint64_t bytes)
+{
+    if (!c->open) {
+        /* A sample event with no SAMPLE_BEGIN before it: keep the data in
+         * a sample of its own rather than drop it. */
+        if (!c->warned_orphan) {
+            hs__census_warnf(c, "a heap sample event at byte %llu comes outside any "
+                  "sample; a sample is started at its time",
+                  (unsigned long long)offset);
+            c->warned_orphan = true;
+        }
+        int st = hs__census_open_sample(c, time);
+        if (st)
+            return st;
+    }
+    struct band_last *b = &c->last[bi];
+    size_t si = c->nsamples - 1;
+    struct sample *s = &c->samples[si];
+    s->total = s->total + bytes < s->total ? UINT64_MAX : s->total + bytes;
+    if (b->sample == si) {
+        hs_census_entry *e = &c->entries[b->pos];
+        e->bytes = e->bytes + bytes < e->bytes ? UINT64_MAX : e->bytes + bytes;
+        return HS_OK;
+    }
+    if (c->nentries == c->cap_entries &&
+        !hs_grow(c->alloc, (void **)&c->entries, &c->cap_entries, c->nentries + 1,
+                 sizeof *c->entries))
+        return hs__census_nomem(c);
+    c->entries[c->nentries] = (hs_census_entry){bi, bytes};
+    b->sample = si;
+    b->pos = c->nentries++;
+    s->count++;
+    return HS_OK;
+}
+
+/* A decoded stack (host order) as the log's big-endian bytes in keybuf. */
+static const uint8_t *to_be(hs_census *c, const uint32_t *ids, uint32_t n)
+{
+    if (!hs_grow(c->alloc, (void **)&c->keybuf, &c->cap_keybuf, (size_t)n * 4 + 1, 1))
+        return NULL;
+    for (uint32_t k = 0; k < n; k++) {
+        c->keybuf[4 * k] = (uint8_t)(ids[k] >> 24);
+        c->keybuf[4 * k + 1] = (uint8_t)(ids[k] >> 16);
+        c->keybuf[4 * k + 2] = (uint8_t)(ids[k] >> 8);
+        c->keybuf[4 * k + 3] = (uint8_t)ids[k];
+    }
+    return c->keybuf;
+}
+
+static inline int add_ccs_sample(hs_census *c, const hs_event *ev,
+                          const uint8_t *be, uint32_t depth, uint64_t bytes)
+{
+    uint32_t bi;
+    int st = ccs_band(c, be, depth, &bi);
+    return st ? st : add_entry(c, ev->offset, ev->time, bi, bytes);
+}
+
+static int add_string_sample(hs_census *c, const hs_event *ev, hs_str l,
+                             uint64_t bytes)
+{
+    uint32_t bi;
+    int st = str_band(c, l.ptr ? l.ptr : "", l.len, &bi);
+    return st ? st : add_entry(c, ev->offset, ev->time, bi, bytes);
+}
+
+int hs__census_string_entry(hs_census *c, const char *name, size_t len,
+                            uint64_t bytes)
+{
+    uint32_t bi;
+    int st = str_band(c, name, len, &bi);
+    return st ? st : add_entry(c, 0, 0, bi, bytes);
+}
+
+static int heap_prof_begin(hs_census *c, const hs_event *ev)
+{
+    uint32_t bd = ev->u.heap_prof_begin.breakdown;
+    if (!c->info.breakdown) {
+        c->info.breakdown = bd ? bd : UINT32_MAX;
+        c->info.sample_period_ns = ev->u.heap_prof_begin.period;
+    } else if (c->info.breakdown != bd) {
+        hs__census_warnf(c, "a second heap profile (-%s) begins at byte %llu after "
+              "-%s; its samples join the same table",
+              hs_breakdown_flag(bd), (unsigned long long)ev->offset,
+              hs_breakdown_flag(c->info.breakdown));
+    }
+    return HS_OK;
+}
+
+
+/* Tags the census reads; everything else costs one table lookup. */
+static const bool census_tags[256] = {
+    [HS_EV_RTS_IDENTIFIER] = true, [HS_EV_PROGRAM_ARGS] = true,
+    [HS_EV_WALL_CLOCK_TIME] = true, [HS_EV_HEAP_SIZE] = true,
+    [HS_EV_HEAP_LIVE] = true, [HS_EV_BLOCKS_SIZE] = true,
+    [HS_EV_USER_MARKER] = true, [HS_EV_HEAP_PROF_BEGIN] = true,
+    [HS_EV_HEAP_PROF_COST_CENTRE] = true,
+    [HS_EV_HEAP_PROF_SAMPLE_BEGIN] = true,
+    [HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE] = true,
+    [HS_EV_HEAP_PROF_SAMPLE_STRING] = true,
+    [HS_EV_HEAP_PROF_SAMPLE_END] = true,
+    [HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN] = true,
+    [HS_EV_PROF_SAMPLE_COST_CENTRE] = true, [HS_EV_PROF_BEGIN] = true,
+    [HS_EV_IPE] = true,
+};
+
+static bool wanted(uint16_t tag)
+{
+    return tag < 256 && census_tags[tag];
+}
+
+/* The three sample events. Band keys are the stack's big-endian bytes as
+ * they stand in the payload, so nothing is converted or copied; an event
+ * made by hand without them has its ids converted. */
+static int add_sample_event(hs_census *c, const hs_event *ev)
+{
+    switch (ev->tag) {
+    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE: {
+        const uint8_t *be = ev->u.ccs_sample.stack_raw;
+        if (!be && !(be = to_be(c, ev->u.ccs_sample.stack,
+                                ev->u.ccs_sample.depth)))
+            return hs__census_nomem(c);
+        return add_ccs_sample(c, ev, be, ev->u.ccs_sample.depth,
+                              ev->u.ccs_sample.bytes);
+    }
+    case HS_EV_HEAP_PROF_SAMPLE_STRING:
+        return add_string_sample(c, ev, ev->u.string_sample.label,
+                                 ev->u.string_sample.bytes);
+    default: { /* PROF_SAMPLE_COST_CENTRE */
+        const uint8_t *be = ev->u.prof_sample.stack_raw;
+        if (!be && !(be = to_be(c, ev->u.prof_sample.stack,
+                                ev->u.prof_sample.depth)))
+            return hs__census_nomem(c);
+        return hs__census_add_prof_sample(c, be, ev->u.prof_sample.depth,
+                               ev->u.prof_sample.cap);
+    }
+    }
+}
+
+
+size_t hs_census_event_tags(uint16_t *tags, size_t cap)
+{
+    size_t n = 0;
+    for (uint16_t t = 0; t < 256; t++)
+        if (census_tags[t]) {
+            if (n < cap)
+                tags[n] = t;
+            n++;
+        }
+    return n;
+}
+
+void hs__census_skipped(hs_census *c, uint64_t events, uint64_t max_time,
+                        int32_t max_cap)
+{
+    c->info.events += events;
+    if (max_time > c->info.end_time_ns)
+        c->info.end_time_ns = max_time;
+    if (max_cap >= 0 && (uint32_t)max_cap + 1 > c->info.capabilities)
+        c->info.capabilities = (uint32_t)max_cap + 1;
+    if (events)
+        c->info.source = HS_SOURCE_EVENTLOG;
+}
+
+int hs_census_add_event(hs_census *c, const hs_event *ev)
+{
+    if (c->error)
+        return c->error;
+    if (c->finished)
+        return HS_ERR_MISUSE;
+    hs__census_skipped(c, 1, ev->time, ev->cap);
+    if (!wanted(ev->tag))
+        return HS_OK;
+    return hs__census_add_wanted(c, ev);
+}
+
+static int add_wanted(hs_census *c, const hs_event *ev);
+
+int hs__census_add_wanted(hs_census *c, const hs_event *ev)
+{
+    if (c->error)
+        return c->error;
+    int st = add_wanted(c, ev);
+    /* Out of memory is recorded deep in the model, which does not know
+     * the event: give the record the offset and index hs_census_error()
+     * promises. */
+    if (st == HS_ERR_NOMEM && c->err.code == HS_ERR_NOMEM &&
+        c->err.event_index == UINT64_MAX) {
+        c->err.offset = ev->offset;
+        c->err.event_index = ev->index;
+    }
+    return st;
+}
+
+static int add_wanted(hs_census *c, const hs_event *ev)
+{
+    /* Not decoded: a layout older than any the reader knows (too short
+     * for its fields), which the census ignores as the reader does. */
+    if (!ev->known)
+        return HS_OK;
+    c->cur_offset = ev->offset;
+    c->cur_index = ev->index;
+    if (ev->tag == HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
+        ev->tag == HS_EV_HEAP_PROF_SAMPLE_STRING ||
+        ev->tag == HS_EV_PROF_SAMPLE_COST_CENTRE)
+        return add_sample_event(c, ev);
+    switch (ev->tag) {
+    case HS_EV_HEAP_PROF_SAMPLE_BEGIN:
+        return hs__census_open_sample(c, ev->time);
+    case HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        /* Biographical censuses are all written at exit; the time the
+         * census was taken is in the event, not in its timestamp. The
+         * runtimes that write these also close every sample. */
+        c->seen_bio = true;
+        return hs__census_open_sample(c, ev->u.bio_sample.time);
+    case HS_EV_HEAP_PROF_SAMPLE_END:
+        c->open = false;
+        c->seen_sample_end = true;
+        return HS_OK;
+    case HS_EV_HEAP_PROF_BEGIN:
+        return heap_prof_begin(c, ev);
+    case HS_EV_HEAP_PROF_COST_CENTRE:
+        return hs__census_add_cost_centre(c, ev);
+    case HS_EV_PROF_BEGIN:
+        if (!c->info.tick_interval_ns)
+            c->info.tick_interval_ns = ev->u.prof_begin.tick_interval;
+        return HS_OK;
+    case HS_EV_IPE:
+        return hs__census_add_ipe(c, ev);
+    case HS_EV_USER_MARKER:
+        return hs__census_add_marker(c, ev->time, ev->u.msg.text);
+    case HS_EV_HEAP_SIZE:
+        return hs__census_add_line_point(c, HS_LINE_HEAP_SIZE, ev);
+    case HS_EV_HEAP_LIVE:
+        return hs__census_add_line_point(c, HS_LINE_HEAP_LIVE, ev);
+    case HS_EV_BLOCKS_SIZE:
+        return hs__census_add_line_point(c, HS_LINE_BLOCKS_SIZE, ev);
+    case HS_EV_RTS_IDENTIFIER:
+        if (!c->info.rts_identifier) {
+            c->info.rts_identifier = hs__census_dup(c, ev->u.rts_identifier.text);
+            if (!c->info.rts_identifier)
+                return hs__census_nomem(c);
+        }
+        return HS_OK;
+    case HS_EV_PROGRAM_ARGS:
+        return hs__census_set_program(c, ev);
+    case HS_EV_WALL_CLOCK_TIME:
+        if (!c->info.has_wall_clock) {
+            c->info.has_wall_clock = true;
+            c->info.wall_clock_sec = ev->u.wall_clock.sec;
+            c->info.wall_clock_nsec = ev->u.wall_clock.nsec;
+        }
+        return HS_OK;
+    default:
+        return HS_OK;
+    }
+}
+
