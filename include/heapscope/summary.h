@@ -7,7 +7,7 @@
  *     for each event ev the reader produces, in stream order:
  *         hs_summary_add(s, &ev);
  *     hs_summary_finish(s);
- *     const hs_summary_stats *st = hs_summary_stats_get(s);
+ *     const hs_summary_stats *st = hs_summary_get_stats(s);
  *     hs_summary_render_text(s, &sink);       // or hs_summary_render_json
  *     hs_summary_free(s);
  *
@@ -48,7 +48,7 @@
 
 #include "common.h"
 #include "reader.h"
-#include "render.h"
+#include "sink.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -116,6 +116,13 @@ typedef struct hs_summary_stats {
     uint64_t gc_ns;                /* sum of pauses */
     uint64_t mut_ns;               /* total_ns - gc_ns */
 
+    /* allocated_bytes per MUT second; false when there is no MUT time or
+     * the figure cannot be right (above 1 PB/s: a corrupted counter,
+     * which a warning names); has_allocated is likewise false when the
+     * counters' sum cannot be right. */
+    bool has_alloc_rate;
+    uint64_t alloc_rate;
+
     bool threaded;                 /* RTS_IDENTIFIER names a threaded RTS */
     bool heap_profiled;            /* HEAP_PROF_BEGIN: censuses run inside GCs */
     const char *rts_identifier;    /* NUL-terminated, or NULL */
@@ -133,8 +140,15 @@ typedef struct hs_summary_window {
     const char *to_marker;
 } hs_summary_window;
 
+/* Fills *w with the whole run: from 0 to the end, no marker names. */
+HS_API void hs_summary_window_init(hs_summary_window *w);
+
 /* A new summary, or NULL when out of memory. Free with hs_summary_free(). */
 HS_API hs_summary *hs_summary_new(void);
+
+/* The same, allocating everything it owns through `alloc` (copied; NULL
+ * means the C library's). */
+HS_API hs_summary *hs_summary_new_with(const hs_allocator *alloc);
 
 /* Frees s and everything it returned; NULL is harmless. */
 HS_API void hs_summary_free(hs_summary *s);
@@ -145,6 +159,12 @@ HS_API void hs_summary_free(hs_summary *s);
  * HS_ERR_NOMEM.
  */
 HS_API int hs_summary_set_window(hs_summary *s, const hs_summary_window *w);
+
+/*
+ * Names the input (a path, "<stdin>") for the JSON's "input" key; the
+ * text is copied. Returns HS_OK or HS_ERR_NOMEM (sticky).
+ */
+HS_API int hs_summary_set_input(hs_summary *s, const char *name);
 
 /*
  * Takes one event, in the order the reader produced it. Events the
@@ -161,11 +181,30 @@ HS_API int hs_summary_add(hs_summary *s, const hs_event *ev);
  */
 HS_API int hs_summary_finish(hs_summary *s);
 
-/* The figures; valid after hs_summary_finish() until s is freed. */
-HS_API const hs_summary_stats *hs_summary_stats_get(const hs_summary *s);
+/*
+ * Computes the figures of the events so far and leaves the summary open
+ * for more, for a live view of a running program; the same computation
+ * as hs_summary_finish(), so a snapshot after the last event equals the
+ * final figures. The stats and the renderers then show the snapshot until
+ * the next snapshot or finish. Returns HS_OK or a sticky error.
+ */
+HS_API int hs_summary_snapshot(hs_summary *s);
 
-/* The last error, with a message; code HS_OK when none. */
+/* The figures; valid after hs_summary_finish() or hs_summary_snapshot()
+ * until the next snapshot, or until s is freed. */
+HS_API const hs_summary_stats *hs_summary_get_stats(const hs_summary *s);
+
+/* The first error, with a message; code HS_OK when none. Valid until s is
+ * freed. */
 HS_API const hs_error *hs_summary_error(const hs_summary *s);
+
+/*
+ * Warnings about figures left out after hs_summary_finish() because they
+ * cannot be right (a corrupted allocation counter), each a sentence owned
+ * by the summary; hs_summary_warning() returns NULL for i out of range.
+ */
+HS_API size_t hs_summary_warning_count(const hs_summary *s);
+HS_API const char *hs_summary_warning(const hs_summary *s, size_t i);
 
 /* Distinct USER_MARKER names; after hs_summary_finish() they are in the
  * order of their earliest occurrence in time. */
@@ -182,12 +221,14 @@ HS_API hs_str hs_summary_marker(const hs_summary *s, size_t i,
  * Resolves --between FROM TO after hs_summary_finish(): *from_ns is the
  * earliest occurrence of `from`, *to_ns the earliest occurrence of `to`
  * strictly after it (so FROM and TO may be the same name: the next one).
- * Returns HS_OK, or HS_ERR_NO_DATA with hs_summary_error() saying which
+ * Returns HS_OK, or HS_ERR_NO_DATA with *err (when not NULL) saying which
  * name is missing (the caller lists hs_summary_marker()), or that `to`
- * never occurs after `from`.
+ * never occurs after `from`; HS_ERR_MISUSE before finish. A question, not
+ * a failure of s: hs_summary_error() is left alone.
  */
-HS_API int hs_summary_marker_window(hs_summary *s, hs_str from, hs_str to,
-                                    uint64_t *from_ns, uint64_t *to_ns);
+HS_API int hs_summary_marker_window(const hs_summary *s, hs_str from,
+                                    hs_str to, uint64_t *from_ns,
+                                    uint64_t *to_ns, hs_error *err);
 
 /*
  * Writes the summary in the line formats of +RTS -s (so the two diff),
@@ -200,6 +241,9 @@ HS_API int hs_summary_render_text(const hs_summary *s, hs_sink *out);
 /*
  * Writes the summary as one JSON object (UTF-8, ending in a newline).
  * Keys (a figure the log cannot give is null, never 0):
+ *   heapscope_version hs_version()
+ *   input             hs_summary_set_input()'s name or null
+ *   program           the program's name (argv[0] from the log) or null
  *   window            null, or {from_ns, to_ns, from_marker, to_marker}
  *   rts               the RTS identifier string or null
  *   threaded, heap_profiled   booleans
@@ -217,9 +261,24 @@ HS_API int hs_summary_render_text(const hs_summary *s, hs_sink *out);
  *                       allocated_bytes}]
  *   unavailable       names of +RTS -s figures the log cannot give
  *   notes             sentences on how figures differ from +RTS -s
+ *   warnings          hs_summary_warning()'s sentences
  * Strings are escaped; bytes that are not UTF-8 become U+FFFD.
  */
 HS_API int hs_summary_render_json(const hs_summary *s, hs_sink *out);
+
+/* --- Mono .mlpd files (summary_mlpd.c) ---------------------------------- */
+
+struct hs_census;
+/*
+ * The GC summary of an .mlpd census: in the line shapes of +RTS -s where
+ * a figure has a GHC counterpart (bytes allocated, maximum heap size and
+ * residency, collections per generation with total and maximum times),
+ * plus Mono's world stops; or as one JSON object (absent figures null).
+ * Returns HS_OK, HS_ERR_NO_DATA (not an .mlpd census, or no GC event in
+ * it; nothing written) or the sink's error.
+ */
+HS_API int hs_mlpd_summary_text(const struct hs_census *c, hs_sink *out);
+HS_API int hs_mlpd_summary_json(const struct hs_census *c, hs_sink *out);
 
 #ifdef __cplusplus
 }
