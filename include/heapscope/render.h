@@ -1,5 +1,6 @@
 /*
- * heapscope/render.h: renderers and the sinks they write to.
+ * heapscope/render.h: renderers, which write a census to a sink
+ * (heapscope/sink.h).
  *
  * A renderer reads a finished census table and writes bytes to a sink; it
  * never sees events. A sink is a small table of functions, so the same
@@ -10,50 +11,11 @@
 
 #include "common.h"
 #include "census.h"
+#include "sink.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Where output goes. write() returns 0 on success, non-zero on failure
- * (errno set), after which the renderer stops with HS_ERR_IO. */
-typedef struct hs_sink {
-    int (*write)(void *ctx, const void *data, size_t len);
-    void *ctx;
-} hs_sink;
-
-/* Writes all of data; returns HS_OK or HS_ERR_IO. */
-HS_API int hs_sink_write(hs_sink *s, const void *data, size_t len);
-
-/* printf to a sink; returns HS_OK or HS_ERR_IO. */
-HS_API int hs_sink_printf(hs_sink *s, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/*
- * An output file written atomically: the data goes to a temporary file
- * beside `path`, which hs_output_commit() renames over `path`, and
- * hs_output_abort() removes. A path of "-" or NULL writes to standard
- * output instead (commit flushes it). Returns NULL with *err set when the
- * temporary file cannot be created.
- */
-typedef struct hs_output hs_output;
-HS_API hs_output *hs_output_open(const char *path, hs_error *err);
-HS_API hs_sink *hs_output_sink(hs_output *o);
-/* Closes and renames; frees o. HS_OK or HS_ERR_IO with *err set. */
-HS_API int hs_output_commit(hs_output *o, hs_error *err);
-/* Closes and removes the temporary file; frees o. NULL is harmless. */
-HS_API void hs_output_abort(hs_output *o);
-
-/* A growing in-memory sink (for tests and embedding). */
-typedef struct hs_membuf {
-    char *data;   /* NUL-terminated, owned; free with hs_membuf_free() */
-    size_t len, cap;
-} hs_membuf;
-HS_API hs_sink hs_membuf_sink(hs_membuf *m);
-HS_API void hs_membuf_free(hs_membuf *m);
 
 /* --- .hp -------------------------------------------------------------- */
 
@@ -69,6 +31,24 @@ HS_API void hs_membuf_free(hs_membuf *m);
  * heap profile, HS_ERR_NOMEM, or HS_ERR_IO from the sink.
  */
 HS_API int hs_render_hp(const hs_census *c, hs_sink *out);
+
+/*
+ * The .hp JOB text of the census, as hs_render_hp writes it (before its
+ * quotes are doubled): a .hp's own JOB as read; for an eventlog the
+ * runtime's form, argv[0]'s base name, the program's arguments, then
+ * " +RTS" and the RTS options when the runtime is a profiled one. Writes
+ * at most size bytes, NUL included, into buf (NULL when size is 0) and
+ * returns the text's whole length, as snprintf does; SIZE_MAX when out of
+ * memory.
+ */
+HS_API size_t hs_render_hp_job(const hs_census *c, char *buf, size_t size);
+
+/*
+ * The .hp DATE text likewise: a .hp's own DATE, or the log's wall-clock
+ * start in local time as ctime without seconds ("Sat Nov 21 23:58 2026");
+ * empty when unknown. Never allocates.
+ */
+HS_API size_t hs_render_hp_date(const hs_census *c, char *buf, size_t size);
 
 /* --- CSV -------------------------------------------------------------- */
 
@@ -87,17 +67,38 @@ typedef enum hs_csv_layout {
 HS_API int hs_render_csv(const hs_census *c, hs_sink *out,
                          hs_csv_layout layout);
 
+typedef struct hs_csv_options {
+    hs_csv_layout layout;
+    bool bom;           /* start with a UTF-8 byte-order mark, for
+                         * spreadsheets that otherwise misread UTF-8 */
+    bool formula_guard; /* a band name starting with =, +, -, @, TAB or CR
+                         * gets a ' in front (OWASP's advice against CSV
+                         * injection), so a spreadsheet shows it as text
+                         * rather than run it as a formula */
+} hs_csv_options;
+
+/* Defaults: long layout, no BOM, the formula guard on. */
+HS_API void hs_csv_options_init(hs_csv_options *opt);
+
+/* hs_render_csv with options (NULL = the defaults); the same returns.
+ * hs_render_csv(c, out, layout) is this with the defaults and layout. */
+HS_API int hs_render_csv_with(const hs_census *c, hs_sink *out,
+                              const hs_csv_options *opt);
+
 /* --- folded stacks ------------------------------------------------------ */
 
 typedef enum hs_folded_source {
     HS_FOLDED_HEAP = 0,
-    HS_FOLDED_TIME = 1
+    HS_FOLDED_TIME = 1,
+    HS_FOLDED_ALLOC = 2      /* .mlpd allocations: backtrace;Class */
 } hs_folded_source;
 
 typedef enum hs_folded_weight {
     HS_WEIGHT_PEAK = 0,      /* bytes at the sample with the largest total */
     HS_WEIGHT_INTEGRAL = 1,  /* byte-seconds over the run */
-    HS_WEIGHT_LAST = 2       /* bytes at the last sample */
+    HS_WEIGHT_LAST = 2,      /* bytes at the last sample */
+    HS_WEIGHT_BYTES = 3,     /* alloc: bytes allocated */
+    HS_WEIGHT_COUNT = 4      /* alloc: objects allocated */
 } hs_folded_weight;
 
 typedef struct hs_folded_options {
@@ -106,6 +107,10 @@ typedef struct hs_folded_options {
     bool per_capability;     /* time: the capability as the root frame */
 } hs_folded_options;
 
+/* Fills *opt with the defaults: heap profile, peak weight, no
+ * per-capability root. */
+HS_API void hs_folded_options_init(hs_folded_options *opt);
+
 /*
  * Writes "frame;frame N" lines, outermost frame first, frames of cost
  * centres as "Module.label" (undefined ones "<cc N>", the empty stack
@@ -113,7 +118,10 @@ typedef struct hs_folded_options {
  * frames are summed; weights are rounded to whole numbers and lines that
  * round to 0 are left out. In frames ';' becomes ':', line breaks and TABs
  * spaces, an empty frame "?", and a space before a frame's trailing digits
- * '_'. With per_capability the root frame is "cap N". opt NULL: heap,
+ * '_'. With per_capability the root frame is "cap N". Alloc (an .mlpd's
+ * allocation sites, mlpd.h): the backtrace's methods outermost first, then
+ * the allocated class as the leaf frame, weighted by bytes (the default) or
+ * objects. opt NULL: heap,
  * peak. Returns HS_OK, HS_ERR_NO_DATA (nothing written) when the census
  * lacks the profile asked for, HS_ERR_INVALID, HS_ERR_NOMEM or HS_ERR_IO.
  */
@@ -150,7 +158,7 @@ typedef struct hs_chart_options {
     const char *title;        /* NULL: the program and its arguments */
     double width, height;     /* 0: defaults for the format */
     double dpi;               /* PNG only; 0: 96 */
-    bool no_heap_lines;
+    bool no_heap_lines;       /* leave out the heap lines' panel */
 } hs_chart_options;
 
 /* Fills *opt with the defaults (area, size sort, 15 bands, SVG). */
@@ -159,7 +167,19 @@ HS_API void hs_chart_options_init(hs_chart_options *opt);
 /* Whether this build has the chart renderer (cairo and pango). */
 HS_API bool hs_chart_available(void);
 
-/* Renders a chart; HS_ERR_NO_DATA when the census has no heap samples. */
+/*
+ * Renders a chart of c to out: a title and subtitle, the shown bands
+ * (stacked, normalized or as lines) on a value axis of their own, and,
+ * when c has heap size, live bytes or blocks size lines, those in a panel
+ * under the bands on their own scale, sharing the time axis; user markers
+ * as vertical lines; a legend with each series' peak. Labels are cut
+ * (with "…") before layout, so a huge band name costs no more than a
+ * short one. Allocates through c's allocator (cairo and pango use their
+ * own). opt NULL: the defaults. Returns HS_OK; HS_ERR_NO_DATA (nothing
+ * written) when c has no heap samples, its samples hold no band, or the
+ * filters drop every band; HS_ERR_INVALID for a bad option; HS_ERR_NOMEM;
+ * HS_ERR_IO from the sink.
+ */
 HS_API int hs_render_chart(const hs_census *c, hs_sink *out,
                            const hs_chart_options *opt);
 
