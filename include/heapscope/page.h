@@ -1,0 +1,136 @@
+/*
+ * heapscope/page.h: the interactive report page.
+ *
+ * One self-contained HTML file: the census embedded once as compact
+ * columnar JSON, the project's own JavaScript and CSS (templates/, built
+ * into the library), a Content-Security-Policy that forbids every network
+ * request (except fetching `live_url` when one is given), and, for readers
+ * without JavaScript, the SVG chart and the band table inline. It works
+ * from file://.
+ *
+ * The page draws the bands in a <canvas> (stacked area, normalized or
+ * lines), with hover read-outs, legend isolation, search, zoom, markers,
+ * the heap lines in a panel of their own, a table of every band, the GC
+ * figures of a summary (as JSON), and flame views of -hc stacks and -p time
+ * profiles. Colours are those hs_render_chart() gives the same bands with
+ * the same options.
+ *
+ * Like every renderer it reads a finished census and writes to a sink;
+ * memory comes from the census's allocator.
+ */
+#ifndef HEAPSCOPE_PAGE_H
+#define HEAPSCOPE_PAGE_H
+
+#include "common.h"
+#include "census.h"
+#include "render.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A link to a sibling output file, shown in the page's file list. */
+typedef struct hs_page_link {
+    const char *href;   /* relative URL, e.g. "prog.svg" */
+    const char *label;  /* NULL: the href */
+} hs_page_link;
+
+/*
+ * What the page shows and how it starts. Every pointer is borrowed for the
+ * duration of the call only; strings are NUL-terminated and may hold any
+ * bytes (invalid UTF-8 is shown as U+FFFD).
+ */
+typedef struct hs_page_options {
+    const char *title;        /* NULL: the program's command line */
+    const char *input;        /* the input's name, shown in the footer */
+    const char *input_after;  /* compare pages: the second run's name */
+
+    /* The starting state, as `heapscope chart` takes it. */
+    unsigned bands;           /* largest N drawn, the rest as OTHER; 0 = all */
+    const char *const *include; /* NULL-terminated substrings/globs, or NULL */
+    const char *const *exclude;
+    hs_chart_sort sort;
+    hs_chart_kind kind;
+
+    /*
+     * The GC tab's figures: one JSON object as hs_summary_render_json()
+     * writes it (the caller runs the summary: renderers do not depend on
+     * it), or NULL for none. Embedded as it is, escaped for <script>.
+     */
+    const char *gc_json;
+    const hs_page_link *links;  /* sibling files, nlinks of them */
+    size_t nlinks;
+
+    /*
+     * Non-NULL: the page fetches this URL (same origin) every
+     * live_interval_ms for a fresh hs_render_page_data() document and
+     * redraws in place, keeping zoom, selection and toggles.
+     */
+    const char *live_url;
+    unsigned live_interval_ms;  /* 0: 1000 */
+
+    bool no_inline_chart;     /* leave out the SVG chart for no-JS readers */
+} hs_page_options;
+
+/* Fills *opt with the defaults: 15 bands, size sort, area, no GC tab. */
+HS_API void hs_page_options_init(hs_page_options *opt);
+
+/*
+ * Writes the whole page. The census may hold heap samples, a time profile
+ * or both. Returns HS_OK, HS_ERR_NO_DATA (nothing written) when it holds
+ * neither, HS_ERR_INVALID for a bad option, HS_ERR_NOMEM, or HS_ERR_IO
+ * from the sink (output so far is incomplete: write through hs_output).
+ */
+HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
+                          hs_sink *out);
+
+/*
+ * Writes only the data document the page embeds: one JSON object (UTF-8,
+ * every '<', '>', '&', U+2028 and U+2029 escaped so it can stand inside a
+ * <script> element). It is what a live server returns at live_url. Keys:
+ *   v          format version (1)
+ *   title, input, program, rts, breakdown ("hc", ...), breakdown_name
+ *   state      {bands, include[], exclude[], sort, kind}
+ *   t          sample times, microseconds, as an encoded integer column
+ *   exact      true when every sample is kept; false when the samples
+ *              were merged into `t`'s intervals keeping each band's
+ *              maximum (then `merged_from` says how many samples)
+ *   bands      [{n: name, c: "#rrggbb", h: 0|1 hatched, pk: peak bytes,
+ *               pt: peak time us, bs: byte-seconds, sd: stddev,
+ *               g: the bytes' common divisor, d: the encoded column of
+ *               bytes / g, s: -hc stack as frame indices innermost first}]
+ *   frames     names of the cost centres ("Module.label") for stacks
+ *   markers    [[time us, text]]
+ *   lines      {heap, live, blocks}: [times column, bytes column]
+ *   tprof      null or {ticks_us, stacks: [[frames...]], ticks: [..],
+ *               caps: [[stack, cap, ticks]]}
+ *   gc         null or opt->gc_json
+ *   links      [[href, label]]
+ * An encoded integer column is a string: each value is the zigzag delta
+ * from the previous one in a base-32 varint of the characters
+ * '0'..'O' (low 5 bits, last digit) and 'P'..'o' (with more to come,
+ * low digit first); a zero delta repeated n >= 2 times is written as the
+ * varint of 2n+1 and any other delta d as the varint of 2*zigzag(d)
+ * (see templates/page.js, decodeColumn()).
+ * Returns as hs_render_page().
+ */
+HS_API int hs_render_page_data(const hs_census *c, const hs_page_options *opt,
+                               hs_sink *out);
+
+/*
+ * Writes a page with two runs one above the other (what `heapscope diff
+ * -d` writes): the same y scale, the same colour for a band of the same
+ * name, hover showing both runs' values at the same (normalised or
+ * absolute) time, isolation applying to both. opt applies to both; its
+ * gc_json is ignored. Returns as hs_render_page(); HS_ERR_NO_DATA when
+ * either census has no heap samples.
+ */
+HS_API int hs_render_page_compare(const hs_census *before,
+                                  const hs_census *after,
+                                  const hs_page_options *opt, hs_sink *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

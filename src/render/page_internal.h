@@ -1,0 +1,74 @@
+/*
+ * The page renderer's pieces (render_page.c writes the HTML around the
+ * data that render_page_data.c writes). Not part of the public surface.
+ */
+#ifndef HEAPSCOPE_PAGE_INTERNAL_H
+#define HEAPSCOPE_PAGE_INTERNAL_H
+
+#include "heapscope/page.h"
+#include "common/internal.h"
+
+/*
+ * From the chart renderer (chart_internal.h), so the page's colours and
+ * filters are the chart's; builds without charts take them from
+ * page_nochart.c.
+ */
+#define HS_PAGE_NSTYLES 22
+void hs_chart_style_pick(const char *name, unsigned used[HS_PAGE_NSTYLES],
+                         uint32_t *colour, bool *hatched);
+bool hs_chart_band_filtered(const hs_chart_options *opt, const char *name);
+
+/* A band's look, as the SVG chart draws it. */
+typedef struct hs_page_style {
+    uint32_t colour;   /* 0xrrggbb */
+    bool hatched;
+} hs_page_style;
+
+/*
+ * The looks of every band of c, as hs_render_chart() gives them with the
+ * page's starting state: the bands the include/exclude lists keep claim
+ * styles largest first (so the drawn ones match the chart), then the rest.
+ * out has hs_census_band_count(c) entries; excluded[b] (may be NULL) is set
+ * for the bands the lists drop. HS_OK or HS_ERR_NOMEM.
+ */
+int hs__page_styles(const hs_census *c, const hs_page_options *opt,
+                    hs_page_style *out, bool *excluded);
+
+/*
+ * Writes the data document of hs_render_page_data() to `out`, which must
+ * already escape for a <script> element (hs__page_script_sink). styles:
+ * NULL for the census's own (hs__page_styles), else one per band.
+ */
+int hs__page_data(const hs_census *c, const hs_page_options *opt,
+                  const hs_page_style *styles, hs_sink *out);
+
+/*
+ * Writes the two data documents of a compare page, `before` then
+ * `,"after":` and `after`, each band coloured by its name across both.
+ */
+int hs__page_compare_data(const hs_census *before, const hs_census *after,
+                          const hs_page_options *opt, hs_sink *out);
+
+/*
+ * A sink that makes JSON safe inside <script>: '<', '>' and '&' become
+ * \u003c, \u003e, \u0026, and U+2028/U+2029 \u2028/\u2029 (JSON holds
+ * them only inside strings, where the escapes mean the same).
+ */
+typedef struct hs_page_script_sink {
+    hs_sink *out;
+    unsigned char held[2]; /* a possible U+2028/9 cut between writes */
+    size_t nheld;
+} hs_page_script_sink;
+hs_sink hs__page_script_sink(hs_page_script_sink *s, hs_sink *out);
+/* Writes what is still held; HS_OK or HS_ERR_IO. */
+int hs__page_script_flush(hs_page_script_sink *s);
+
+/* The page's title: opt->title, else the run's .hp JOB text. Allocated
+ * with the census's allocator; NULL when out of memory. */
+char *hs__page_title(const hs_census *c, const hs_page_options *opt);
+
+/* Writes s as a JSON string: invalid UTF-8 becomes U+FFFD, control
+ * characters \u00XX. */
+void hs__page_json_str(hs_outbuf *o, const char *s, size_t n);
+
+#endif
