@@ -1,0 +1,313 @@
+/*
+ * heapscope/mlpd.h: a push-fed streaming decoder for Mono log-profiler
+ * files (.mlpd: `mono --profile=log`, log format 3.0, data version 17, as
+ * Mono 6.x writes it), plain or gzip-compressed (the profiler's `zip`).
+ *
+ * It has the shape of the eventlog reader (reader.h): the caller hands it
+ * chunks of any size with hs_mlpd_reader_feed() and pulls typed events with
+ * hs_mlpd_reader_next(). A gzip stream (told apart by its first byte) is
+ * inflated as it arrives. Memory is bounded by one profiler buffer (64 KiB
+ * as Mono writes them, at most HS_MLPD_MAX_BUFFER) plus a few counters,
+ * whatever the file's size.
+ *
+ *     hs_mlpd_reader *r = hs_mlpd_reader_new();
+ *     while ((n = read(fd, buf, sizeof buf)) > 0) {
+ *         hs_mlpd_reader_feed(r, buf, n);
+ *         while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT)
+ *             use(&ev);
+ *         if (st < 0) break;
+ *     }
+ *     st = hs_mlpd_reader_finish(r);   // HS_DONE, HS_TRUNCATED or an error
+ *     hs_mlpd_reader_free(r);
+ *
+ * What the reader resolves: times (nanoseconds, CLOCK_MONOTONIC, the
+ * per-buffer deltas added up), pointers (`ptr_base + delta`), object
+ * addresses (`(obj_base + delta) << 3`) and methods (the running method
+ * value of the buffer). What it leaves to the caller: names, which arrive
+ * in METADATA and METHOD_JIT events keyed by pointer, possibly after the
+ * first use of that pointer (mlpd_census.h: the census of an .mlpd).
+ *
+ * Errors and warnings: a file that is not an .mlpd, an unsupported version
+ * or a corrupt buffer header is a sticky error with its byte offset. A
+ * buffer whose events hold an unexpected value (an unknown event byte, a
+ * field running past the buffer's end) is abandoned from that event on
+ * with a warning, and reading goes on with the next buffer, as the format
+ * describes. A file cut anywhere yields every complete event before the
+ * cut; hs_mlpd_reader_finish() then returns HS_TRUNCATED with a warning.
+ * Offsets count bytes of the uncompressed stream.
+ */
+#ifndef HEAPSCOPE_MLPD_H
+#define HEAPSCOPE_MLPD_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest buffer payload accepted (Mono writes at most 64 KiB unless a
+ * single event is larger). A larger length is taken for corruption. */
+#define HS_MLPD_MAX_BUFFER (16u << 20)
+
+/* Event kinds: one per distinct layout of MLPD-NOTES.md, plus BUFFER, a
+ * pseudo-event for each buffer header. */
+typedef enum hs_mlpd_kind {
+    HS_MLPD_BUFFER = 0,
+    HS_MLPD_ALLOC,                  /* 0x00, 0x10 with backtrace */
+    HS_MLPD_GC_EVENT,               /* 0x11 */
+    HS_MLPD_GC_RESIZE,              /* 0x21 */
+    HS_MLPD_GC_MOVE,                /* 0x31 */
+    HS_MLPD_GC_HANDLE_CREATED,      /* 0x41, 0x61 with backtrace */
+    HS_MLPD_GC_HANDLE_DESTROYED,    /* 0x51, 0x71 with backtrace */
+    HS_MLPD_GC_FINALIZE_START,      /* 0x81 */
+    HS_MLPD_GC_FINALIZE_END,        /* 0x91 */
+    HS_MLPD_GC_FINALIZE_OBJECT_START, /* 0xa1 */
+    HS_MLPD_GC_FINALIZE_OBJECT_END, /* 0xb1 */
+    HS_MLPD_METADATA,               /* 0x02 name, 0x22 load, 0x42 unload */
+    HS_MLPD_METHOD_LEAVE,           /* 0x13 */
+    HS_MLPD_METHOD_ENTER,           /* 0x23 */
+    HS_MLPD_METHOD_EXC_LEAVE,       /* 0x33 */
+    HS_MLPD_METHOD_JIT,             /* 0x43 */
+    HS_MLPD_EXCEPTION_THROW,        /* 0x04, 0x84 with backtrace */
+    HS_MLPD_EXCEPTION_CLAUSE,       /* 0x14 */
+    HS_MLPD_MONITOR,                /* 0x05, 0x85 with backtrace */
+    HS_MLPD_HEAP_START,             /* 0x06 */
+    HS_MLPD_HEAP_END,               /* 0x16 */
+    HS_MLPD_HEAP_OBJECT,            /* 0x26 */
+    HS_MLPD_HEAP_ROOT,              /* 0x36 */
+    HS_MLPD_HEAP_ROOT_REGISTER,     /* 0x46 */
+    HS_MLPD_HEAP_ROOT_UNREGISTER,   /* 0x56 */
+    HS_MLPD_SAMPLE_HIT,             /* 0x07 */
+    HS_MLPD_SAMPLE_USYM,            /* 0x17 */
+    HS_MLPD_SAMPLE_COUNTERS_DESC,   /* 0x37 */
+    HS_MLPD_SAMPLE_COUNTERS,        /* 0x47 */
+    HS_MLPD_JITHELPER,              /* 0x18 */
+    HS_MLPD_SYNC_POINT,             /* 0x0a */
+    HS_MLPD_AOT_ID,                 /* 0x1a */
+    HS_MLPD_KIND_COUNT
+} hs_mlpd_kind;
+
+/* METADATA kinds (the byte after the time delta). */
+enum {
+    HS_MLPD_META_CLASS = 1,
+    HS_MLPD_META_IMAGE = 2,
+    HS_MLPD_META_ASSEMBLY = 3,
+    HS_MLPD_META_DOMAIN = 4,
+    HS_MLPD_META_THREAD = 5,
+    HS_MLPD_META_CONTEXT = 6,
+    HS_MLPD_META_VTABLE = 7
+};
+
+/* METADATA actions (the event byte's high nibble). */
+enum {
+    HS_MLPD_META_NAME = 0,
+    HS_MLPD_META_LOAD = 1,
+    HS_MLPD_META_UNLOAD = 2
+};
+
+/* GC_EVENT types (MonoProfilerGCEvent) that a census cares about. */
+enum {
+    HS_MLPD_GC_START = 0,
+    HS_MLPD_GC_END = 5,
+    HS_MLPD_GC_PRE_STOP_WORLD = 6,
+    HS_MLPD_GC_POST_STOP_WORLD = 7,
+    HS_MLPD_GC_PRE_START_WORLD = 8,
+    HS_MLPD_GC_POST_START_WORLD = 9,
+    HS_MLPD_GC_PRE_STOP_WORLD_LOCKED = 10,
+    HS_MLPD_GC_POST_START_WORLD_UNLOCKED = 11
+};
+
+/* Counter value types (mono-counters.h). */
+enum {
+    HS_MLPD_COUNTER_INT = 0,
+    HS_MLPD_COUNTER_UINT = 1,
+    HS_MLPD_COUNTER_WORD = 2,
+    HS_MLPD_COUNTER_LONG = 3,
+    HS_MLPD_COUNTER_ULONG = 4,
+    HS_MLPD_COUNTER_DOUBLE = 5,
+    HS_MLPD_COUNTER_STRING = 6,
+    HS_MLPD_COUNTER_TIME_INTERVAL = 7
+};
+
+/* The file header. Strings are NUL-terminated and owned by the reader. */
+typedef struct hs_mlpd_header {
+    uint8_t major, minor, data_version, ptr_size;
+    uint64_t startup_ms;      /* ms since the Unix epoch (whole seconds) */
+    uint64_t startup_ns;      /* CLOCK_MONOTONIC, the clock of event times */
+    uint32_t timer_overhead;  /* ns */
+    uint32_t flags;
+    uint32_t pid;
+    uint16_t port;            /* the profiler's command port */
+    const char *args;         /* the --profile text after "--profile=" */
+    const char *arch;
+    const char *os;
+} hs_mlpd_header;
+
+/* A SAMPLE_COUNTERS_DESC entry; strings point into the buffer. */
+typedef struct hs_mlpd_counter_desc {
+    uint64_t section;
+    const char *section_name; /* only for section 1 << 15, else NULL */
+    const char *name;
+    uint64_t type, unit, variance, index;
+} hs_mlpd_counter_desc;
+
+/* A SAMPLE_COUNTERS value: the change since the counter's previous sample
+ * for integer types (as written), the value for DOUBLE and STRING. */
+typedef struct hs_mlpd_counter_value {
+    uint64_t index;
+    uint64_t type;
+    int64_t i;         /* INT, WORD, LONG, TIME_INTERVAL: signed delta */
+    uint64_t u;        /* UINT, ULONG: unsigned delta */
+    double d;          /* DOUBLE */
+    const char *s;     /* STRING; NULL for a null string */
+} hs_mlpd_counter_value;
+
+/*
+ * One decoded event. Pointers in it (strings, arrays) point into the
+ * reader or the caller's chunk and are valid until the next call to
+ * hs_mlpd_reader_next(), hs_mlpd_reader_feed() or hs_mlpd_reader_free();
+ * copy what you keep. Every event has the thread of its buffer and a
+ * time; a BUFFER pseudo-event has its header's fields in u.buffer.
+ *
+ * Backtraces (`frames`, `nframes`) are method pointers, outermost frame
+ * first, the allocating method last, as the file orders them; `has_bt`
+ * tells whether the event byte had its backtrace flag (a count of 0 can
+ * occur with it).
+ */
+typedef struct hs_mlpd_event {
+    hs_mlpd_kind kind;
+    uint8_t byte;            /* the event byte as in the file */
+    uint64_t time;           /* ns, CLOCK_MONOTONIC (header startup_ns clock) */
+    uint64_t thread;         /* the buffer's thread id (pthread_t) */
+    uint64_t offset;         /* byte offset of the event byte (uncompressed) */
+    uint64_t size;           /* the event's bytes in the file */
+    uint64_t index;          /* 0-based, among real events (not BUFFER) */
+    bool has_bt;
+    const uint64_t *frames;
+    size_t nframes;
+    union {
+        struct { uint64_t len, time_base, ptr_base, obj_base,
+                 method_base; } buffer;
+        struct { uint64_t vtable, object, size; } alloc;
+        struct { uint8_t type, generation; } gc;
+        struct { uint64_t heap_size; } resize;
+        /* n objects: old, new, old, new, ... */
+        struct { const uint64_t *objects; size_t n; } move;
+        struct { uint64_t type, handle, object; } handle;
+        struct { uint64_t object; } object;   /* FINALIZE_OBJECT_*, THROW */
+        struct { uint8_t kind, action;
+                 uint64_t pointer;
+                 uint64_t image;        /* class, assembly */
+                 uint64_t domain;       /* context, vtable */
+                 uint64_t klass;        /* vtable */
+                 const char *name;      /* class, image, assembly, domain
+                                           and thread names; else NULL */
+                 const char *mvid;      /* image load */
+               } meta;
+        struct { uint64_t method; } method;   /* ENTER, LEAVE, EXC_LEAVE */
+        struct { uint64_t method, code, code_size;
+                 const char *name; } jit;
+        struct { uint8_t type; uint64_t index, method,
+                 object; } clause;
+        struct { uint8_t type; uint64_t object; } monitor;
+        /* refs: n reference pairs (byte offset into the object, object) */
+        struct { uint64_t object, vtable, size; uint8_t generation;
+                 const uint64_t *ref_offsets, *refs; size_t nrefs; } heap_object;
+        struct { const uint64_t *addresses, *objects; size_t n; } roots;
+        struct { uint64_t start, size, key; uint8_t source;
+                 const char *name; } root_register;
+        struct { uint64_t start; } root_unregister;
+        struct { uint64_t thread; const uint64_t *ips; size_t nips;
+                 /* managed frames: event.frames / nframes */ } hit;
+        struct { uint64_t address, size; const char *name; } usym;
+        struct { const hs_mlpd_counter_desc *descs; size_t n; } counters_desc;
+        struct { const hs_mlpd_counter_value *values; size_t n; } counters;
+        struct { uint8_t type; uint64_t address, size;
+                 const char *name; } jithelper;
+        struct { uint8_t type; } sync;
+        struct { const char *id; } aot;
+    } u;
+} hs_mlpd_event;
+
+typedef struct hs_mlpd_reader hs_mlpd_reader;
+
+/* A new reader, or NULL when out of memory. Free with hs_mlpd_reader_free. */
+HS_API hs_mlpd_reader *hs_mlpd_reader_new(void);
+
+/* The same, allocating through `alloc` (copied; NULL = the C library's). */
+HS_API hs_mlpd_reader *hs_mlpd_reader_new_with(const hs_allocator *alloc);
+
+/* Frees the reader; NULL is harmless. */
+HS_API void hs_mlpd_reader_free(hs_mlpd_reader *r);
+
+/*
+ * Hands the reader the next chunk. It is not copied: `data` must stay valid
+ * until hs_mlpd_reader_next() returns HS_NEED_INPUT or an error. Feeding
+ * while the previous chunk is not used up returns HS_ERR_MISUSE.
+ */
+HS_API int hs_mlpd_reader_feed(hs_mlpd_reader *r, const void *data,
+                               size_t len);
+
+/*
+ * Decodes the next event into *ev. Returns HS_EVENT, HS_NEED_INPUT (feed
+ * more or finish) or a negative sticky error (hs_mlpd_reader_error()).
+ * An .mlpd has no end marker: the end of the input is the end of the file.
+ */
+HS_API int hs_mlpd_reader_next(hs_mlpd_reader *r, hs_mlpd_event *ev);
+
+/*
+ * Ends the input. Returns HS_DONE when it ended between two buffers,
+ * HS_TRUNCATED when it ended inside a buffer or a compressed stream ended
+ * without its trailer (hs_mlpd_reader_error() holds the warning with the
+ * offset of the cut), or the sticky error (HS_ERR_TRUNCATED_HEADER when
+ * the input ended inside the file header).
+ */
+HS_API int hs_mlpd_reader_finish(hs_mlpd_reader *r);
+
+/* The first error, or after HS_TRUNCATED the warning; code HS_OK when
+ * there is neither. Valid until the reader is freed. */
+HS_API const hs_error *hs_mlpd_reader_error(const hs_mlpd_reader *r);
+
+/* Buffers abandoned after an unexpected value so far, and the first such
+ * warning (a sentence with the offset), or NULL when there was none. */
+HS_API uint64_t hs_mlpd_reader_skipped(const hs_mlpd_reader *r);
+HS_API const char *hs_mlpd_reader_skip_warning(const hs_mlpd_reader *r);
+
+/* The file header once read (after the first event), else NULL. */
+HS_API const hs_mlpd_header *hs_mlpd_reader_header(const hs_mlpd_reader *r);
+
+/* True when the input is gzip-compressed (known after the first byte). */
+HS_API bool hs_mlpd_reader_compressed(const hs_mlpd_reader *r);
+
+/* Uncompressed bytes consumed so far. */
+HS_API uint64_t hs_mlpd_reader_offset(const hs_mlpd_reader *r);
+
+/* Buffers whose header was read so far. */
+HS_API uint64_t hs_mlpd_reader_buffers(const hs_mlpd_reader *r);
+
+/* The name of a kind ("ALLOC", "HEAP_OBJECT", ...); static; "?" if unknown. */
+HS_API const char *hs_mlpd_kind_name(hs_mlpd_kind kind);
+
+/* A METADATA kind's name ("class", "vtable", ...); static. */
+HS_API const char *hs_mlpd_meta_name(uint8_t kind);
+
+/* True when the first n bytes (n >= 1) start an .mlpd or a gzip stream,
+ * as far as n bytes can tell. */
+HS_API bool hs_mlpd_sniff(const void *data, size_t n);
+
+/* Called by hs_mlpd_read_fd() per event; non-zero stops and is returned. */
+typedef int (*hs_mlpd_event_fn)(void *user, const hs_mlpd_event *ev);
+
+/*
+ * Reads fd to its end through the reader, calling fn per event, then
+ * finishes. Returns HS_DONE, HS_TRUNCATED, fn's non-zero return or a
+ * negative error (HS_ERR_IO with errno kept for a failed read).
+ */
+HS_API int hs_mlpd_read_fd(hs_mlpd_reader *r, int fd, hs_mlpd_event_fn fn,
+                           void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

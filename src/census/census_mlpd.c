@@ -1,0 +1,547 @@
+/*
+ * Loading a Mono log-profiler file (.mlpd) into a census: the event
+ * loop. Heap shots are gathered per vtable and allocations per (vtable,
+ * backtrace) while the file is read; names are given at the end
+ * (census_mlpd_out.c), so a vtable described late is still named.
+ */
+#include "census/census_mlpd.h"
+#include "read/input.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_INTERVAL 10000000ull /* 10 ms */
+
+bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
+{
+    return hs_intern_put(&m->tab, &key, sizeof key, index, added);
+}
+
+uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)
+{
+    return hs_intern_find(&m->tab, &key, sizeof key);
+}
+
+static struct hs_census_mlpd *ext_get(hs_census *c)
+{
+    struct hs_census_mlpd **slot = hs__census_mlpd_slot(c);
+    if (*slot)
+        return *slot;
+    const hs_allocator *a = hs__census_allocator(c);
+    struct hs_census_mlpd *m = hs_calloc(a, 1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->interval = DEFAULT_INTERVAL;
+    hs_intern_init(&m->vtables.tab, a);
+    hs_intern_init(&m->classes.tab, a);
+    hs_intern_init(&m->images.tab, a);
+    hs_intern_init(&m->methods.tab, a);
+    hs_intern_init(&m->shot_vt.tab, a);
+    hs_intern_init(&m->sites, a);
+    hs_intern_init(&m->buckets, a);
+    hs_arena_init(&m->arena, a);
+    *slot = m;
+    return m;
+}
+
+void hs__census_mlpd_free(struct hs_census_mlpd *m, const hs_allocator *a)
+{
+    if (!m)
+        return;
+    hs_intern_free(&m->vtables.tab);
+    hs_intern_free(&m->classes.tab);
+    hs_intern_free(&m->images.tab);
+    hs_intern_free(&m->methods.tab);
+    hs_intern_free(&m->shot_vt.tab);
+    hs_intern_free(&m->sites);
+    hs_intern_free(&m->buckets);
+    hs_arena_free(&m->arena);
+    hs_free(a, m->vt);
+    hs_free(a, m->cl);
+    hs_free(a, m->im);
+    hs_free(a, m->meth);
+    hs_free(a, m->shots);
+    hs_free(a, m->cells);
+    hs_free(a, m->site_bytes);
+    hs_free(a, m->site_count);
+    hs_free(a, m->bucket_bytes);
+    hs_free(a, m->out);
+    hs_free(a, m);
+}
+
+int hs_census_set_mlpd_options(hs_census *c, hs_mlpd_group by,
+                               hs_mlpd_samples samples, uint64_t interval_ns)
+{
+    if ((unsigned)by > HS_MLPD_BY_ASSEMBLY ||
+        (unsigned)samples > HS_MLPD_SAMPLES_ALLOC)
+        return HS_ERR_INVALID;
+    struct hs_census_mlpd *m = ext_get(c);
+    if (!m)
+        return HS_ERR_NOMEM;
+    m->by = by;
+    m->samples = samples;
+    m->interval = interval_ns ? interval_ns : DEFAULT_INTERVAL;
+    return HS_OK;
+}
+
+/* The reading state. */
+struct loader {
+    hs_census *c;
+    struct hs_census_mlpd *m;
+    const hs_allocator *a;
+    uint64_t t0, last;
+    bool have_t0;
+    uint64_t events;
+    const char *program;
+    /* per collecting thread: when its world stop and collections began */
+    struct stop { uint64_t thread, time, start[2]; } stops[32];
+    size_t nstops;
+    uint64_t *key;           /* site key scratch */
+    size_t cap_key;
+};
+
+static uint64_t rel(const struct loader *l, uint64_t t)
+{
+    return t > l->t0 ? t - l->t0 : 0;
+}
+
+/* Index of pointer p in map m with its info array grown to match. */
+static int lookup(struct loader *l, ptr_map *m, uint64_t p, void **arr,
+                  size_t *cap, size_t size, uint32_t *idx, bool *added)
+{
+    if (!hs__ptr_map_put(m, p, idx, added))
+        return HS_ERR_NOMEM;
+    if (*added) {
+        size_t old = *cap;
+        if (!hs_grow(l->a, arr, cap, (size_t)*idx + 1, size))
+            return HS_ERR_NOMEM;
+        memset((char *)*arr + old * size, 0, (*cap - old) * size);
+    }
+    return HS_OK;
+}
+
+static const char *keep(struct loader *l, const char *s)
+{
+    return s ? hs_arena_strndup(&l->m->arena, s, strlen(s)) : NULL;
+}
+
+/* A vtable met in an ALLOC or HEAP_OBJECT: its index, marked as used
+ * before its description when that has not arrived yet. */
+static int use_vtable(struct loader *l, uint64_t vtable, uint32_t *idx)
+{
+    struct hs_census_mlpd *m = l->m;
+    bool added;
+    int st = lookup(l, &m->vtables, vtable, (void **)&m->vt, &m->cap_vt,
+                    sizeof *m->vt, idx, &added);
+    if (!st && added)
+        m->vt[*idx].used_early = true;
+    return st;
+}
+
+static int on_metadata(struct loader *l, const hs_mlpd_event *ev)
+{
+    struct hs_census_mlpd *m = l->m;
+    uint32_t i;
+    bool added;
+    int st = HS_OK;
+    const char *name = ev->u.meta.name;
+    switch (ev->u.meta.kind) {
+    case HS_MLPD_META_CLASS:
+        if (!name)
+            break;
+        st = lookup(l, &m->classes, ev->u.meta.pointer, (void **)&m->cl,
+                    &m->cap_cl, sizeof *m->cl, &i, &added);
+        if (!st && !(m->cl[i].name = keep(l, name)))
+            st = HS_ERR_NOMEM;
+        if (!st)
+            m->cl[i].image = ev->u.meta.image;
+        break;
+    case HS_MLPD_META_IMAGE:
+    case HS_MLPD_META_ASSEMBLY: {
+        bool asm_ = ev->u.meta.kind == HS_MLPD_META_ASSEMBLY;
+        if (!name)
+            break;
+        st = lookup(l, &m->images, asm_ ? ev->u.meta.image : ev->u.meta.pointer,
+                    (void **)&m->im, &m->cap_im, sizeof *m->im, &i, &added);
+        const char *d = st ? NULL : keep(l, name);
+        if (!st && !d)
+            st = HS_ERR_NOMEM;
+        if (!st)
+            *(asm_ ? &m->im[i].assembly : &m->im[i].name) = d;
+        break;
+    }
+    case HS_MLPD_META_VTABLE:
+        if (ev->u.meta.action != HS_MLPD_META_LOAD)
+            break;
+        st = lookup(l, &m->vtables, ev->u.meta.pointer, (void **)&m->vt,
+                    &m->cap_vt, sizeof *m->vt, &i, &added);
+        if (!st) {
+            m->vt[i].klass = ev->u.meta.klass;
+            m->vt[i].described = true;
+        }
+        break;
+    case HS_MLPD_META_DOMAIN:
+        /* The root domain's friendly name is the program's file name. */
+        if (name && !l->program && !(l->program = keep(l, name)))
+            st = HS_ERR_NOMEM;
+        break;
+    default:
+        break;
+    }
+    return st;
+}
+
+static int on_jit(struct loader *l, const hs_mlpd_event *ev)
+{
+    struct hs_census_mlpd *m = l->m;
+    uint32_t i;
+    bool added;
+    int st = lookup(l, &m->methods, ev->u.jit.method, (void **)&m->meth,
+                    &m->cap_meth, sizeof *m->meth, &i, &added);
+    if (!st && ev->u.jit.name && !(m->meth[i] = keep(l, ev->u.jit.name)))
+        st = HS_ERR_NOMEM;
+    return st;
+}
+
+static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
+{
+    struct hs_census_mlpd *m = l->m;
+    uint64_t vt = ev->u.alloc.vtable, size = ev->u.alloc.size;
+    uint32_t vi, si;
+    bool added;
+    if (use_vtable(l, vt, &vi))
+        return HS_ERR_NOMEM;
+    m->stats.alloc_bytes += size;
+    m->stats.alloc_count++;
+    if (!hs_grow(l->a, (void **)&l->key, &l->cap_key, ev->nframes + 1,
+                 sizeof *l->key))
+        return HS_ERR_NOMEM;
+    l->key[0] = vt;
+    if (ev->nframes)
+        memcpy(l->key + 1, ev->frames, ev->nframes * sizeof *l->key);
+    if (!hs_intern_put(&m->sites, l->key, (ev->nframes + 1) * sizeof *l->key,
+                       &si, &added))
+        return HS_ERR_NOMEM;
+    if (added) {
+        if (!hs_grow(l->a, (void **)&m->site_bytes, &m->cap_site_bytes,
+                     (size_t)si + 1, sizeof *m->site_bytes) ||
+            !hs_grow(l->a, (void **)&m->site_count, &m->cap_site_count,
+                     (size_t)si + 1, sizeof *m->site_count))
+            return HS_ERR_NOMEM;
+        m->site_bytes[si] = m->site_count[si] = 0;
+    }
+    m->site_bytes[si] += size;
+    m->site_count[si]++;
+    if (m->samples != HS_MLPD_SAMPLES_ALLOC)
+        return HS_OK;
+    uint64_t bk[2] = {rel(l, ev->time) / m->interval, vt};
+    if (!hs_intern_put(&m->buckets, bk, sizeof bk, &si, &added))
+        return HS_ERR_NOMEM;
+    if (added) {
+        if (!hs_grow(l->a, (void **)&m->bucket_bytes, &m->cap_buckets,
+                     (size_t)si + 1, sizeof *m->bucket_bytes))
+            return HS_ERR_NOMEM;
+        m->bucket_bytes[si] = 0;
+    }
+    m->bucket_bytes[si] += size;
+    return HS_OK;
+}
+
+static void close_shot(struct loader *l)
+{
+    struct hs_census_mlpd *m = l->m;
+    if (!m->shot_open)
+        return;
+    struct shot *s = &m->shots[m->nshots - 1];
+    s->n = m->ncells - s->first;
+    uint64_t total = 0;
+    for (size_t i = s->first; i < m->ncells; i++)
+        total += m->cells[i].bytes;
+    if (total > m->stats.max_live_bytes)
+        m->stats.max_live_bytes = total;
+    m->shot_open = false;
+}
+
+static int open_shot(struct loader *l, uint64_t time)
+{
+    struct hs_census_mlpd *m = l->m;
+    close_shot(l);
+    if (!hs_grow(l->a, (void **)&m->shots, &m->cap_shots, m->nshots + 1,
+                 sizeof *m->shots))
+        return HS_ERR_NOMEM;
+    m->shots[m->nshots++] = (struct shot){rel(l, time), m->ncells, 0};
+    m->stats.heap_shots++;
+    hs_intern_free(&m->shot_vt.tab);
+    hs_intern_init(&m->shot_vt.tab, l->a);
+    m->shot_open = true;
+    return HS_OK;
+}
+
+static int on_heap_object(struct loader *l, const hs_mlpd_event *ev)
+{
+    struct hs_census_mlpd *m = l->m;
+    /* Records of size 0 continue the previous object's references. */
+    if (ev->u.heap_object.size == 0)
+        return HS_OK;
+    /* An object outside HEAP_START/HEAP_END (its start lost) still counts,
+     * in a shot of its own, as mprof-report does. */
+    if (!m->shot_open && open_shot(l, ev->time))
+        return HS_ERR_NOMEM;
+    uint64_t vt = ev->u.heap_object.vtable;
+    uint32_t vi, ci;
+    bool added;
+    if (use_vtable(l, vt, &vi) || !hs__ptr_map_put(&m->shot_vt, vt, &ci, &added))
+        return HS_ERR_NOMEM;
+    size_t at = m->shots[m->nshots - 1].first + ci;
+    if (added) {
+        if (!hs_grow(l->a, (void **)&m->cells, &m->cap_cells, m->ncells + 1,
+                     sizeof *m->cells))
+            return HS_ERR_NOMEM;
+        m->cells[m->ncells++] = (struct cell){vt, 0, 0};
+    }
+    m->cells[at].bytes += ev->u.heap_object.size;
+    m->cells[at].count++;
+    return HS_OK;
+}
+
+/* The collecting thread's slot, or NULL when there are too many. */
+static struct stop *stop_of(struct loader *l, uint64_t thread)
+{
+    size_t i = 0;
+    while (i < l->nstops && l->stops[i].thread != thread)
+        i++;
+    if (i == l->nstops) {
+        if (l->nstops == sizeof l->stops / sizeof l->stops[0])
+            return NULL;
+        l->stops[l->nstops++] = (struct stop){thread, 0, {0, 0}};
+    }
+    return &l->stops[i];
+}
+
+static void add_time(uint64_t *total, uint64_t *max, uint64_t d)
+{
+    *total += d;
+    if (d > *max)
+        *max = d;
+}
+
+/* Collections are timed from START to END, world stops from PRE_STOP to
+ * POST_START, both on the collecting thread. */
+static void on_gc(struct loader *l, const hs_mlpd_event *ev)
+{
+    hs_mlpd_gc_stats *s = &l->m->stats;
+    unsigned gen = ev->u.gc.generation ? 1 : 0;
+    struct stop *st = stop_of(l, ev->thread);
+    switch (ev->u.gc.type) {
+    case HS_MLPD_GC_START:
+        s->collections[gen]++;
+        if (st)
+            st->start[gen] = ev->time;
+        break;
+    case HS_MLPD_GC_END:
+        if (st && st->start[gen])
+            add_time(&s->gc_total_ns[gen], &s->gc_max_ns[gen],
+                     ev->time - st->start[gen]);
+        if (st)
+            st->start[gen] = 0;
+        break;
+    case HS_MLPD_GC_PRE_STOP_WORLD:
+        if (st)
+            st->time = ev->time;
+        break;
+    case HS_MLPD_GC_POST_START_WORLD:
+        if (st && st->time) {
+            s->pauses++;
+            add_time(&s->pause_total_ns, &s->pause_max_ns,
+                     ev->time - st->time);
+            st->time = 0;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static int on_event(struct loader *l, const hs_mlpd_event *ev)
+{
+    if (ev->kind == HS_MLPD_BUFFER) {
+        if (!l->have_t0) {
+            l->t0 = ev->time;
+            l->have_t0 = true;
+        }
+        return HS_OK;
+    }
+    l->events++;
+    if (ev->time > l->last && ev->kind != HS_MLPD_METHOD_JIT)
+        l->last = ev->time;
+    switch (ev->kind) {
+    case HS_MLPD_METADATA: return on_metadata(l, ev);
+    case HS_MLPD_METHOD_JIT: return on_jit(l, ev);
+    case HS_MLPD_ALLOC: return on_alloc(l, ev);
+    case HS_MLPD_HEAP_START: return open_shot(l, ev->time);
+    case HS_MLPD_HEAP_END: close_shot(l); return HS_OK;
+    case HS_MLPD_HEAP_OBJECT: return on_heap_object(l, ev);
+    case HS_MLPD_GC_EVENT: on_gc(l, ev); return HS_OK;
+    case HS_MLPD_GC_RESIZE:
+        if (ev->u.resize.heap_size > l->m->stats.max_heap_bytes)
+            l->m->stats.max_heap_bytes = ev->u.resize.heap_size;
+        /* Beside allocation rates a heap size would mean another unit. */
+        if (l->m->samples == HS_MLPD_SAMPLES_ALLOC)
+            return HS_OK;
+        return hs__census_build_line(l->c, HS_LINE_HEAP_SIZE, rel(l, ev->time),
+                               ev->u.resize.heap_size);
+    default:
+        return HS_OK;
+    }
+}
+
+static void set_err(hs_error *err, int code, const char *msg)
+{
+    if (!err)
+        return;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->event_index = UINT64_MAX;
+    snprintf(err->message, sizeof err->message, "%s", msg);
+}
+
+/* Decodes one chunk into the census; HS_OK or a negative error. */
+static int feed(struct loader *l, hs_mlpd_reader *r, const uint8_t *data,
+                size_t len, hs_error *err)
+{
+    hs_mlpd_reader_feed(r, data, len);
+    hs_mlpd_event ev;
+    int st;
+    while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT)
+        if (on_event(l, &ev)) {
+            set_err(err, HS_ERR_NOMEM, "out of memory while building the "
+                    "census");
+            return HS_ERR_NOMEM;
+        }
+    if (st < 0 && err)
+        *err = *hs_mlpd_reader_error(r);
+    return st < 0 ? st : HS_OK;
+}
+
+/* Feeds the reader pre[0 .. npre), then the input to its end; HS_DONE,
+ * HS_TRUNCATED or an error (in *err). */
+static int read_all(struct loader *l, hs_mlpd_reader *r, hs_input *in,
+                    const uint8_t *pre, size_t npre, hs_error *err)
+{
+    int st = npre ? feed(l, r, pre, npre, err) : HS_OK;
+    while (st == HS_OK) {
+        const uint8_t *data;
+        size_t len;
+        st = hs_input_next(in, &data, &len);
+        if (st == HS_DONE)
+            break;
+        if (st < 0) {
+            if (err) {
+                memset(err, 0, sizeof *err);
+                err->code = st;
+                err->offset = hs_mlpd_reader_offset(r);
+                err->event_index = UINT64_MAX;
+                snprintf(err->message, sizeof err->message,
+                         "reading failed: %s", st == HS_ERR_IO
+                             ? strerror(in->err_no) : "out of memory");
+            }
+            return st;
+        }
+        st = feed(l, r, data, len, err);
+    }
+    if (st < 0 && st != HS_DONE)
+        return st;
+    st = hs_mlpd_reader_finish(r);
+    if (st != HS_DONE && err)
+        *err = *hs_mlpd_reader_error(r);
+    return st;
+}
+
+/* What the header and the events tell about the run. */
+static int set_info(struct loader *l, const hs_mlpd_reader *r)
+{
+    const hs_mlpd_header *h = hs_mlpd_reader_header(r);
+    l->m->stats.duration_ns = rel(l, l->last);
+    hs_census_run run;
+    memset(&run, 0, sizeof run);
+    run.end_ns = rel(l, l->last);
+    run.program = l->program;
+    char rts[96] = "";
+    if (h) {
+        snprintf(rts, sizeof rts, "Mono log profiler %u.%u, data version %u%s",
+                 h->major, h->minor, h->data_version,
+                 hs_mlpd_reader_compressed(r) ? ", gzip" : "");
+        run.job = h->args;
+        /* The header's wall clock has whole seconds only. */
+        run.has_wall_clock = true;
+        run.wall_clock_sec = h->startup_ms / 1000;
+        run.wall_clock_nsec = (uint32_t)(h->startup_ms % 1000) * 1000000u;
+    }
+    int st = hs__census_build_run(l->c, &run);
+    return st ? st : hs__census_build_facts(l->c, h ? rts : NULL, l->events);
+}
+
+int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
+                         const uint8_t *pre, size_t npre, hs_error *err)
+{
+    struct loader l = {0};
+    l.c = c;
+    int bst = hs__census_build_begin(c, HS_SOURCE_MLPD);
+    if (bst) {
+        set_err(err, bst, "the census cannot take an input now");
+        return bst;
+    }
+    l.a = hs__census_allocator(c);
+    if (!(l.m = ext_get(c))) {
+        set_err(err, HS_ERR_NOMEM, "out of memory");
+        return HS_ERR_NOMEM;
+    }
+    hs_mlpd_reader *r = hs_mlpd_reader_new_with(l.a);
+    if (!r) {
+        set_err(err, HS_ERR_NOMEM, "out of memory");
+        return HS_ERR_NOMEM;
+    }
+    int st = read_all(&l, r, in, pre, npre, err);
+    hs_free(l.a, l.key);
+    if (st < 0) {
+        hs_mlpd_reader_free(r);
+        return st;
+    }
+    close_shot(&l);
+    int bs = hs__mlpd_build(c, l.m);
+    if (!bs)
+        bs = set_info(&l, r);
+    if (!bs)
+        bs = hs_census_finish(c, st == HS_DONE);
+    if (!bs && hs_mlpd_reader_skipped(r)) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%llu buffers held an unexpected value "
+                 "and were cut short; the first: %s",
+                 (unsigned long long)hs_mlpd_reader_skipped(r),
+                 hs_mlpd_reader_skip_warning(r));
+        hs__census_build_warn(c, "%s", msg);
+    }
+    hs_mlpd_reader_free(r);
+    if (bs < 0) {
+        set_err(err, bs, "out of memory while building the census");
+        return bs;
+    }
+    if (st == HS_DONE && err)
+        memset(err, 0, sizeof *err);
+    return st == HS_DONE ? HS_OK : HS_TRUNCATED;
+}
+
+int hs_census_load_mlpd_fd(hs_census *c, int fd, const void *prefix,
+                           size_t n, hs_error *err)
+{
+    hs_input in;
+    if (hs_input_open(&in, fd, hs__census_allocator(c), 0)) {
+        set_err(err, HS_ERR_NOMEM, "out of memory");
+        return HS_ERR_NOMEM;
+    }
+    int st = hs__census_load_mlpd(c, &in, prefix, n, err);
+    hs_input_close(&in);
+    return st;
+}

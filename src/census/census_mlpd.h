@@ -1,0 +1,83 @@
+/*
+ * The .mlpd part of a census, shared by census_mlpd.c (reading events)
+ * and census_mlpd_out.c (naming, samples, the allocation profile).
+ *
+ * Everything is keyed by pointer while the file is read and named only at
+ * the end: a vtable's description can come after its first use, in
+ * another thread's buffer that reached the file later.
+ */
+#ifndef HEAPSCOPE_CENSUS_MLPD_H
+#define HEAPSCOPE_CENSUS_MLPD_H
+
+#include "heapscope/mlpd.h"
+#include "heapscope/mlpd_census.h"
+#include "common/internal.h"
+#include "census/census_build.h"
+
+/* A map from 64-bit keys (pointers) to dense indices. */
+typedef struct ptr_map {
+    hs_intern tab;
+} ptr_map;
+
+/* Per vtable, class, image, method: what the file said about it. */
+struct vtable_info { uint64_t klass; bool described, used_early; };
+struct class_info { uint64_t image; const char *name; };
+struct image_info { const char *name, *assembly; };
+
+/* One (vtable, bytes, count) cell of a heap shot or allocation bucket. */
+struct cell { uint64_t vtable, bytes, count; };
+
+struct shot {
+    uint64_t time;           /* HEAP_START time, ns since t0 */
+    size_t first, n;         /* cells[first .. first + n) */
+};
+
+struct hs_census_mlpd {
+    hs_mlpd_group by;
+    hs_mlpd_samples samples;
+    uint64_t interval;
+    hs_mlpd_gc_stats stats;
+
+    ptr_map vtables, classes, images, methods;
+    struct vtable_info *vt;
+    size_t cap_vt;
+    struct class_info *cl;
+    size_t cap_cl;
+    struct image_info *im;
+    size_t cap_im;
+    const char **meth;       /* method names */
+    size_t cap_meth;
+    hs_arena arena;          /* names */
+
+    struct shot *shots;
+    size_t nshots, cap_shots;
+    struct cell *cells;      /* shot cells, then allocation buckets */
+    size_t ncells, cap_cells;
+    bool shot_open;
+    ptr_map shot_vt;         /* vtable -> cell in the open shot */
+
+    hs_intern sites;         /* key: vtable, then frames (u64 each) */
+    uint64_t *site_bytes, *site_count;
+    size_t cap_site_bytes, cap_site_count;
+    hs_intern buckets;       /* key: {bucket, vtable} */
+    uint64_t *bucket_bytes;
+    size_t cap_buckets;
+
+    /* the finished allocation profile */
+    struct site_out {
+        const char *band;
+        const char **frames;
+        size_t nframes;
+        uint64_t bytes, count;
+    } *out;
+    size_t nout;
+};
+
+bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added);
+uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
+
+/* census_mlpd_out.c: turns what was read into samples, lines and the
+ * allocation profile; t0 is the first buffer's time. */
+int hs__mlpd_build(hs_census *c, struct hs_census_mlpd *m);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * The .mlpd reader's internals shared by its files: read_mlpd.c (input,
+ * gzip, file header, buffer framing), read_mlpd_events.c (the event
+ * layouts) and read_mlpd_api.c (getters, sniffing, reading an fd). Not
+ * part of the public surface.
+ */
+#ifndef HEAPSCOPE_READ_MLPD_H
+#define HEAPSCOPE_READ_MLPD_H
+
+#include "heapscope/mlpd.h"
+#include "common/internal.h"
+
+/* A bounds-checked cursor over the available bytes of one buffer. */
+typedef struct mlpd_cursor {
+    const uint8_t *p, *end;
+    int status;        /* CUR_OK, or the first problem met */
+    const char *what;  /* for CUR_BAD: what was unexpected */
+} mlpd_cursor;
+
+enum { CUR_OK = 0, CUR_SHORT = 1, CUR_BAD = 2 };
+
+/* The per-buffer state and the scratch arrays events point into. */
+typedef struct mlpd_decoder {
+    const hs_allocator *alloc;
+    uint64_t time, ptr_base, obj_base, method, thread;
+    uint64_t *a, *b;             /* frames/objects, second array */
+    size_t acap, bcap;
+    uint64_t *c;                 /* third array (heap object refs) */
+    size_t ccap;
+    hs_mlpd_counter_desc *descs;
+    size_t dcap;
+    hs_mlpd_counter_value *vals;
+    size_t vcap;
+} mlpd_decoder;
+
+/*
+ * Decodes one event from c into *ev (kind, byte, time, fields). Returns
+ * CUR_OK (c->p is past the event), CUR_SHORT (the bytes ran out before the
+ * event's end) or CUR_BAD (c->what says what), or -1 when out of memory.
+ * The decoder's running time and method are updated only on CUR_OK.
+ */
+int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev);
+
+void hs__mlpd_decoder_free(mlpd_decoder *d);
+
+/* --- read_mlpd.c: the reader, shared with read_mlpd_api.c ------------- */
+
+#include <zlib.h>
+
+enum state {
+    ST_START,       /* before the first byte */
+    ST_HEADER,      /* the fixed part of the file header */
+    ST_STR_LEN,     /* a header string's length */
+    ST_STR,         /* a header string */
+    ST_BUF_HEADER,
+    ST_PAYLOAD,
+    ST_SKIP,        /* discarding the rest of an abandoned buffer */
+    ST_ERROR
+};
+
+struct hs_mlpd_reader {
+    hs_allocator alloc_store;
+    const hs_allocator *alloc;
+    enum state state;
+
+    const uint8_t *src;       /* the caller's chunk */
+    size_t src_len, src_pos;
+    bool gzip, z_ready, z_end;
+    bool z_pending;           /* inflate filled zout: more output may wait */
+    const char *z_corrupt;    /* inflate failed after handing out output:
+                               * the error, reported once that is read */
+    z_stream z;
+    uint8_t *zout;
+
+    const uint8_t *in;        /* plain bytes */
+    size_t in_len, in_pos;
+    uint64_t consumed;        /* plain bytes taken from `in` so far */
+
+    uint8_t *stage;
+    size_t stage_len, stage_cap;
+    uint64_t item_off;
+
+    hs_mlpd_header hdr;
+    char *strings[3];
+    unsigned str_i;
+    uint32_t str_len;
+    bool header_done;
+
+    /* the current buffer */
+    const uint8_t *pay;       /* payload start (in place or stage) */
+    size_t pay_len, pay_avail, pay_pos;
+    size_t pay_want;          /* staged bytes to gather before decoding */
+    bool pay_staged;
+    uint64_t pay_off, skip_left;
+    mlpd_decoder dec;
+    struct { uint64_t len, time_base, ptr_base, obj_base, thread,
+             method_base; } buf;
+    bool buf_event_due;
+
+    uint64_t index, buffers, skipped;
+    char skip_warning[256];
+    hs_error err;
+};
+
+/* Records the first error (sticky) with its offset; returns code. */
+int hs__mlpd_fail(hs_mlpd_reader *r, int code, uint64_t off,
+                  const char *fmt, ...) HS_PRINTF(4, 5);
+
+#endif

@@ -1,0 +1,317 @@
+#!/usr/bin/env bash
+# cli_mlpd.sh: Mono log-profiler files (.mlpd) through the commands, against
+# mprof-report's outputs of the same files (samples/mono/*.report and
+# *.stats, written by samples/mono/regen.sh from the same runs):
+#   - each heap shot's time, total bytes and object count;
+#   - bytes and objects per class in every shot, and allocated bytes and
+#     objects per class and per backtrace, where mprof-report named the
+#     class; what mprof-report files under "unresolved class (nil)" (it
+#     binds a vtable at first use) must be exactly what heapscope names
+#     from vtable descriptions that came later in the file;
+#   - events per event type (--reports=stats);
+# then truncation, gzip, usage errors and bad input.
+#
+# Environment (set by meson test): HEAPSCOPE_BIN, HEAPSCOPE_SOURCE_DIR.
+set -u
+
+. "$(dirname "$0")/cli_common.sh"
+
+MONO=$SAMPLES/mono
+UNRES="unresolved class (nil)"
+
+# mprof-report's heap shots as "SHOT<TAB>CLASS<TAB>BYTES<TAB>COUNT" lines,
+# and the shot lines themselves as "SHOT<TAB>=total<TAB>BYTES<TAB>COUNT<TAB>SECS".
+mprof_shots() {
+  awk -F'\t' '
+    /^\tHeap shot [0-9]+ at / {
+      n = split($2, w, /[ :,]+/)
+      shot = w[3]; secs = w[5]
+      for (i = 1; i <= n; i++) {
+        if (w[i] == "size") size = w[i + 1]
+        if (w[i] == "count" && w[i - 1] == "object") objs = w[i + 1]
+      }
+      printf "%s\t=total\t%s\t%s\t%s\n", shot, size, objs, secs
+      inshot = 1; next
+    }
+    /^[A-Z]/ { inshot = 0 }
+    inshot && /^\t +[0-9]+ +[0-9]+ +[0-9]+ / {
+      line = $2; sub(/^ +/, "", line)
+      split(line, f, / +/)
+      name = line; sub(/^[0-9]+ +[0-9]+ +[0-9]+ /, "", name)
+      sub(/ \(bytes: [-+0-9]+, count: [-+0-9]+\)$/, "", name)
+      printf "%s\t%s\t%s\t%s\n", shot, name, f[1], f[2]
+    }' "$1"
+}
+
+# heapscope's csv (time_s,band,bytes,count) in the same form; shots numbered
+# in time order as mprof-report lists them.
+hs_shots() {
+  "$BIN" csv "$1" | awk -F, '
+    NR == 1 { next }
+    {
+      if ($1 != last) { shot++; last = $1; secs[shot - 1] = $1 }
+      name = $0; sub(/^[^,]*,"/, "", name); sub(/",[0-9]+,[0-9]+$/, "", name)
+      gsub(/""/, "\"", name)
+      printf "%d\t%s\t%s\t%s\n", shot - 1, name, $(NF - 1), $NF
+      tb[shot - 1] += $(NF - 1); tc[shot - 1] += $NF
+    }
+    END { for (s = 0; s < shot; s++)
+            printf "%d\t=total\t%d\t%d\t%s\n", s, tb[s], tc[s], secs[s] }'
+}
+
+# Lines "KEY<TAB>BYTES<TAB>COUNT": what mprof-report named stays; the rest
+# of heapscope's lines (classes mprof-report did not name) are summed under
+# the key with the class replaced by "unresolved class (nil)", keyed by the
+# first field (a shot) or by nothing. Sorted; mprof's side is summed too.
+fold_unresolved() { # FILE-MPROF FILE-HS -> two files .m and .h
+  awk -F'\t' -v u="$UNRES" -v out_m="$1.m" -v out_h="$2.h" '
+    FNR == NR { m[$1 "\t" $2] += $3; mc[$1 "\t" $2] += $4; named[$1 "\t" $2] = ($2 != u); next }
+    {
+      k = $1 "\t" $2
+      if (!(k in named) || !named[k]) k = $1 "\t" u
+      h[k] += $3; hc[k] += $4
+    }
+    END {
+      for (k in m) printf "%s\t%d\t%d\n", k, m[k], mc[k] | "sort > " out_m
+      for (k in h) printf "%s\t%d\t%d\n", k, h[k], hc[k] | "sort > " out_h
+    }' "$1" "$2"
+}
+
+# mprof-report's allocation backtraces as folded lines "f;f;Class<TAB>BYTES"
+# (frames outermost first, as heapscope writes them).
+mprof_traces() {
+  awk '
+    /^Allocation summary/ { inalloc = 1; next }
+    /^[A-Z]/ { inalloc = 0 }
+    !inalloc { next }
+    /^ +[0-9]+ +[0-9]+ +[0-9]+ / {
+      flush(); cls = $0; sub(/^ +[0-9]+ +[0-9]+ +[0-9]+ /, "", cls); next
+    }
+    /^\t[0-9]+ bytes from:$/ { flush(); bytes = $1 + 0; frames = ""; next }
+    /^\t\t/ { fr = $0; sub(/^\t\t/, "", fr); gsub(/;/, ":", fr)
+              frames = frames fr ";"; next }
+    function flush() { if (bytes) printf "%s%s\t%d\n", frames, cls, bytes; bytes = 0 }
+    END { flush() }' "$1"
+}
+
+# ---- every sample against mprof-report -------------------------------------
+
+for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
+  name=$(basename "$log")
+  base=${log%.gz}; base=${base%.mlpd}
+  report=$base.report stats=$base.stats
+
+  # events per type: mprof-report's TYPE names as event bytes
+  "$BIN" events --count "$log" >"$TMP/count" 2>"$TMP/err"
+  check "$name: events --count exits 0" same "$?" 0
+  awk '
+    BEGIN {
+      b["TYPE_ALLOC_NO_BT"] = "00"; b["TYPE_ALLOC_BT"] = "10"
+      b["TYPE_GC_EVENT"] = "11"; b["TYPE_GC_RESIZE"] = "21"; b["TYPE_GC_MOVE"] = "31"
+      b["TYPE_GC_HANDLE_CREATED"] = "41"; b["TYPE_GC_HANDLE_CREATED_BT"] = "61"
+      b["TYPE_GC_HANDLE_DESTROYED"] = "51"; b["TYPE_GC_HANDLE_DESTROYED_BT"] = "71"
+      b["TYPE_GC_FINALIZE_START"] = "81"; b["TYPE_GC_FINALIZE_END"] = "91"
+      b["TYPE_GC_FINALIZE_OBJECT_START"] = "a1"; b["TYPE_GC_FINALIZE_OBJECT_END"] = "b1"
+      b["TYPE_END_LOAD"] = "22"; b["TYPE_END_UNLOAD"] = "42"
+      b["TYPE_LEAVE"] = "13"; b["TYPE_ENTER"] = "23"; b["TYPE_EXC_LEAVE"] = "33"
+      b["TYPE_JIT"] = "43"; b["TYPE_THROW_NO_BT"] = "04"; b["TYPE_THROW_BT"] = "84"
+      b["TYPE_CLAUSE"] = "14"; b["TYPE_MONITOR_NO_BT"] = "05"; b["TYPE_MONITOR_BT"] = "85"
+      b["TYPE_HEAP_START"] = "06"; b["TYPE_HEAP_END"] = "16"; b["TYPE_HEAP_OBJECT"] = "26"
+      b["TYPE_HEAP_ROOT"] = "36"; b["TYPE_SAMPLE_HIT"] = "07"; b["TYPE_SAMPLE_USYM"] = "17"
+      b["TYPE_SAMPLE_COUNTERS_DESC"] = "37"; b["TYPE_SAMPLE_COUNTERS"] = "47"
+      b["TYPE_JITHELPER"] = "18"; b["TYPE_SYNC_POINT"] = "0a"; b["TYPE_AOT_ID"] = "1a"
+    }
+    /TYPE_.*count +[0-9]+/ {
+      for (i = 1; i <= NF; i++) if ($i == "count") n = $(i + 1)
+      t = $2
+      print (t in b ? b[t] : "unmapped-" t), n
+    }' "$stats" | sort >"$TMP/want-count"
+  # mprof-report leaves out METADATA name events (02) and root
+  # (un)registrations (46, 56) from its stats
+  awk '$1 != "02" && $1 != "46" && $1 != "56" { print $1, $3 }' "$TMP/count" |
+    sort >"$TMP/got-count"
+  check "$name: event counts equal mprof-report's --reports=stats" \
+    cmp -s "$TMP/want-count" "$TMP/got-count"
+
+  # heap shots
+  mprof_shots "$report" | sort >"$TMP/m-shots"
+  if grep -q "=total" "$TMP/m-shots"; then
+    hs_shots "$log" | sort >"$TMP/h-shots"
+    grep "=total" "$TMP/m-shots" | cut -f1-4 >"$TMP/m-tot"
+    grep "=total" "$TMP/h-shots" | cut -f1-4 >"$TMP/h-tot"
+    check "$name: every shot's bytes and objects equal mprof-report's" \
+      cmp -s "$TMP/m-tot" "$TMP/h-tot"
+    paste <(grep "=total" "$TMP/m-shots" | cut -f5) \
+          <(grep "=total" "$TMP/h-shots" | cut -f5) >"$TMP/secs"
+    check "$name: shot times within 1 ms of mprof-report's" \
+      awk '{ d = $1 - $2; if (d < -0.0011 || d > 0.0011) exit 1 }' "$TMP/secs"
+    grep -v "=total" "$TMP/m-shots" >"$TMP/m-cls"
+    grep -v "=total" "$TMP/h-shots" >"$TMP/h-cls"
+    fold_unresolved "$TMP/m-cls" "$TMP/h-cls"
+    check "$name: bytes and objects per class in every shot equal mprof-report's (late vtables as its unresolved class)" \
+      cmp -s "$TMP/m-cls.m" "$TMP/h-cls.h"
+  else
+    run csv "$log"
+    expect_rc "$name: csv without heap shots" 4
+  fi
+
+  # allocations per class and per backtrace
+  if grep -q "^Allocation summary" "$report"; then
+    "$BIN" folded --source alloc "$log" >"$TMP/fb"
+    "$BIN" folded --source alloc --weight count "$log" >"$TMP/fc"
+    # per class: "-<TAB>CLASS<TAB>BYTES<TAB>COUNT"
+    paste -d' ' "$TMP/fb" <(awk '{print $NF}' "$TMP/fc") | awk '
+      { c = $0; sub(/ [0-9]+ [0-9]+$/, "", c); n = split(c, f, ";")
+        b[f[n]] += $(NF - 1); k[f[n]] += $NF }
+      END { for (x in b) printf "-\t%s\t%d\t%d\n", x, b[x], k[x] }' >"$TMP/h-alloc"
+    awk '/^Allocation summary/ { on = 1; next } /^[A-Z]/ { on = 0 }
+         on && /^ +[0-9]+ +[0-9]+ +[0-9]+ / {
+           n = $0; sub(/^ +[0-9]+ +[0-9]+ +[0-9]+ /, "", n)
+           printf "-\t%s\t%d\t%d\n", n, $1, $2 }' "$report" >"$TMP/m-alloc"
+    fold_unresolved "$TMP/m-alloc" "$TMP/h-alloc"
+    check "$name: allocated bytes and objects per class equal mprof-report's" \
+      cmp -s "$TMP/m-alloc.m" "$TMP/h-alloc.h"
+    # per backtrace: heapscope's lines whose class mprof-report did not name
+    # carry that name instead, then both sides are summed per line
+    awk -F'\t' '{ print $2 }' "$TMP/m-alloc" | grep -vxF "$UNRES" >"$TMP/named"
+    mprof_traces "$report" |
+      awk -F'\t' '{ s[$1] += $2 } END { for (k in s) print k "\t" s[k] }' |
+      sort >"$TMP/m-bt"
+    awk -v u="$UNRES" 'FNR == NR { named[$0] = 1; next }
+      { w = $NF; l = $0; sub(/ [0-9]+$/, "", l); n = split(l, f, ";")
+        if (!(f[n] in named)) { sub(/[^;]*$/, "", l); l = l u }
+        s[l] += w }
+      END { for (k in s) print k "\t" s[k] }' "$TMP/named" "$TMP/fb" |
+      sort >"$TMP/h-bt"
+    # mprof-report lists the backtraces of allocations that had one
+    grep -v "^[^;]*	" "$TMP/h-bt" >"$TMP/h-bt2"
+    check "$name: allocated bytes per backtrace equal mprof-report's --traces" \
+      cmp -s "$TMP/m-bt" "$TMP/h-bt2"
+  fi
+done
+
+
+
+# ---- summary against mprof-report's GC summary ------------------------------
+
+for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
+  name=$(basename "$log")
+  base=${log%.gz}; base=${base%.mlpd}
+  run summary --json "$log"
+  expect_rc "$name: summary --json" 0
+  # "Gen1 collections: 4, max time: 2501us, total time: 4099us": whole us
+  want=$(awk '/Max heap size:/ { printf "heap %s\n", $4 }
+              /Gen[0-9] collections:/ { g = substr($1, 4); gsub(/[^0-9]/, "", $3)
+                gsub(/[^0-9]/, "", $6); gsub(/[^0-9]/, "", $9)
+                printf "gen%s %s %s %s\n", g, $3, $6, $9 }' "$base.gc" | sort)
+  got=$(tr '{' '\n' <"$TMP/out" | awk -F'[:,}]' '
+          /"max_heap_bytes"/ { for (i = 1; i < NF; i++) if ($i == "\"max_heap_bytes\"") printf "heap %s\n", $(i + 1) }
+          /^"gen"/ { if ($4 > 0) printf "gen%s %s %d %d\n", $2, $4, $8 / 1000, $6 / 1000 }' | sort)
+  check "$name: collections, GC times and largest heap equal mprof-report's ($got)" \
+    same "$got" "$want"
+  run summary "$log"
+  expect_out_grep "$name: summary text" "^ +[0-9,]+ bytes maximum heap size"
+done
+run summary --between a b "$MONO/leak-ondemand.mlpd"
+expect_rc "summary --between on an .mlpd" 2
+run summary "$MONO/sites-alloc-zip.mlpd.gz"
+from_file=$out
+run summary - <"$MONO/sites-alloc-zip.mlpd.gz"
+expect_rc "summary of a piped gzip .mlpd" 0
+check "a piped .mlpd has the file's summary" same "$out" "$from_file"
+expect_out_grep "the summary counts allocations" "^ +[0-9,]+ bytes allocated in the heap [(][0-9,]+ objects[)]$"
+
+# heapscope names every object and allocation; mprof-report could not name
+# those of the late vtables of the threaded sample
+for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
+  name=$(basename "$log")
+  "$BIN" folded --source alloc "$log" >"$TMP/f" 2>/dev/null
+  "$BIN" csv "$log" >>"$TMP/f" 2>/dev/null
+  check "$name: every class named" \
+    bash -c "! grep -q -e 'undescribed vtable' -e 'unnamed class' '$TMP/f'"
+done
+run info "$MONO/threads-alloc-heapshot.mlpd"
+expect_rc "info of an .mlpd" 0
+expect_out_grep "info names the format" "^format: Mono log profiler [(][.]mlpd[)]$"
+expect_out_grep "info counts late vtables" "^late vtables: [1-9][0-9]* "
+late=$(sed -n 's/^late vtables: [0-9]* (named after their first use; \([0-9]*\) allocations, \([0-9]*\) bytes)$/\2 \1/p' "$TMP/out")
+want=$(awk '/^Allocation summary/ { on = 1 } on && /unresolved class \(nil\)$/ { print $1, $2; exit }' \
+  "$MONO/threads-alloc-heapshot.report")
+check "late allocations are mprof-report's unresolved ones ($late / $want)" \
+  same "$late" "$want"
+check "the threaded sample has late vtables at all" has "$want" " "
+
+# ---- events ------------------------------------------------------------------
+
+run events "$MONO/sites-legacy.mlpd"
+expect_rc "events of an .mlpd" 0
+for kind in BUFFER ALLOC GC_EVENT GC_RESIZE GC_MOVE METADATA METHOD_JIT \
+            EXCEPTION_THROW EXCEPTION_CLAUSE HEAP_ROOT HEAP_ROOT_REGISTER \
+            HEAP_ROOT_UNREGISTER SAMPLE_COUNTERS_DESC SAMPLE_COUNTERS \
+            JITHELPER SYNC_POINT; do
+  check "events prints $kind lines" grep -q "^[0-9]* 0x[0-9a-f]* $kind" "$TMP/out"
+done
+check "events prints class names" \
+  grep -q 'METADATA action=load kind=class .* name="HeapScope.Samples.Point"' "$TMP/out"
+check "events prints backtraces" grep -q '^[0-9]* 0x[0-9a-f]* ALLOC .* bt=\[0x' "$TMP/out"
+n=$(grep -vc " BUFFER " "$TMP/out")
+want=$("$BIN" events --count "$MONO/sites-legacy.mlpd" | awk '{ s += $3 } END { print s }')
+check "one line per event ($n, $want)" same "$n" "$want"
+
+# ---- gzip, pipes, truncation, bad input -------------------------------------
+
+"$BIN" csv "$MONO/leak-ondemand.mlpd" >"$TMP/plain.csv"
+gzip -c "$MONO/leak-ondemand.mlpd" >"$TMP/leak.mlpd.gz"
+run csv - <"$TMP/leak.mlpd.gz"
+expect_rc "csv of a gzip .mlpd on stdin" 0
+check "gzip and plain give one census" cmp -s "$TMP/out" "$TMP/plain.csv"
+
+size=$(stat -c %s "$MONO/leak-ondemand.mlpd")
+head -c $((size * 2 / 3)) "$MONO/leak-ondemand.mlpd" >"$TMP/cut.mlpd"
+run csv "$TMP/cut.mlpd"
+expect_rc "csv of a cut .mlpd" 0
+expect_err_grep "a cut .mlpd warns with the offset" "cut.mlpd.*cut at offset [0-9]*, inside the [0-9]*-byte buffer"
+# the shots before the cut are whole; the last one has what was read of it
+last=$(tail -n 1 "$TMP/out" | cut -d, -f1)
+grep -v "^$last," "$TMP/out" >"$TMP/whole.csv"
+check "a cut .mlpd gives the shots before the cut" \
+  bash -c "head -n \$(wc -l <'$TMP/whole.csv') '$TMP/plain.csv' | cmp -s - '$TMP/whole.csv'"
+check "the cut .mlpd has whole shots at all" test "$(wc -l <"$TMP/whole.csv")" -gt 10
+
+head -c $((size * 2 / 3)) "$MONO/leak-ondemand.mlpd" | gzip -c | head -c 20000 >"$TMP/cut.mlpd.gz"
+run info "$TMP/cut.mlpd.gz"
+expect_rc "info of a cut gzip .mlpd" 0
+expect_err_grep "a cut gzip stream warns" "cut.mlpd.gz.*cut at offset [0-9]*, inside"
+expect_out_grep "a cut gzip file is not complete" "^complete: no"
+
+head -c 60 "$MONO/leak-ondemand.mlpd" >"$TMP/head.mlpd"
+run info "$TMP/head.mlpd"
+expect_rc "a file cut inside its header (nothing before the cut)" 4
+expect_err_grep "a cut header is named" "head.mlpd.*ends inside its header"
+
+# an unknown event byte in the first buffer: that buffer is cut short with a
+# warning, the rest is read
+cp "$MONO/sites-alloc.mlpd" "$TMP/bad.mlpd"
+hdr=$(( $(od -An -tu4 -j38 -N4 "$TMP/bad.mlpd") ))
+off=$((38 + 4 + hdr))
+for i in 1 2; do off=$((off + 4 + $(od -An -tu4 -j$off -N4 "$TMP/bad.mlpd"))); done
+printf '\x0f' | dd of="$TMP/bad.mlpd" bs=1 seek=$((off + 48)) conv=notrunc 2>/dev/null
+run info "$TMP/bad.mlpd"
+expect_rc "info of an .mlpd with a bad event byte" 0
+expect_err_grep "a bad event byte is named" "1 buffers held an unexpected value.*an unknown event byte at offset $((off + 48))"
+
+printf '\x01\x5a\x50\x4d\x09\x00\x11\x08' >"$TMP/v9.mlpd"
+head -c 200 /dev/zero >>"$TMP/v9.mlpd"
+run info "$TMP/v9.mlpd"
+expect_rc "an unsupported version" 1
+expect_err_grep "an unsupported version is named" "unsupported log-profiler version 9.0, data version 17"
+
+run folded --source alloc "$MONO/leak-ondemand.mlpd"
+expect_rc "folded --source alloc without allocations" 4
+run folded --source alloc --weight peak "$MONO/sites-alloc.mlpd"
+expect_rc "folded --source alloc --weight peak" 2
+run csv --by module "$MONO/sites-alloc.mlpd"
+expect_rc "csv --by module" 2
+expect_err_grep "--by names its values" "--by takes class, namespace or assembly, not 'module'"
+
+finish

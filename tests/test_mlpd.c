@@ -1,0 +1,419 @@
+/*
+ * The .mlpd reader and census on the Mono samples (samples/mono/): event
+ * counts, sizes and bytes per event type equal mprof-report's
+ * --reports=stats; chunk sizes 1 to 16 give the same events; a file cut at
+ * any byte gives a prefix of the events and never fails; a buffer with a
+ * bad value is skipped and the next one read; every allocation failure is
+ * reported, not crashed on.
+ */
+#include "testutil.h"
+#include "mlpdhash.h"
+
+#include <heapscope/heapscope.h>
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const samples[] = {
+    "leak-ondemand.mlpd", "leak-ondemand-zip.mlpd.gz", "sites-alloc.mlpd",
+    "sites-alloc-zip.mlpd.gz", "sites-legacy.mlpd",
+    "threads-alloc-heapshot.mlpd", NULL};
+
+static void *sample(const char *name, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mono/%s", tu_samples_dir(), name);
+    return tu_slurp(path, len);
+}
+
+/* Every event of data fed in chunks of `chunk` bytes: fingerprints into
+ * *out (caller frees), their number returned; *final gets finish()'s
+ * status. BUFFER pseudo-events are included. */
+static size_t read_events_ix(const uint8_t *data, size_t len, size_t chunk,
+                             uint64_t **out, int *final, bool index)
+{
+    hs_mlpd_reader *r = hs_mlpd_reader_new();
+    size_t n = 0, cap = 1024;
+    uint64_t *h = malloc(cap * sizeof *h);
+    int st = HS_NEED_INPUT;
+    for (size_t pos = 0; pos < len && st >= 0;) {
+        size_t k = len - pos < chunk ? len - pos : chunk;
+        hs_mlpd_reader_feed(r, data + pos, k);
+        pos += k;
+        hs_mlpd_event ev;
+        while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT) {
+            if (n == cap)
+                h = realloc(h, (cap *= 2) * sizeof *h);
+            if (!index)
+                ev.index = 0;
+            h[n++] = mlpd_hash(&ev);
+        }
+    }
+    *final = st < 0 ? st : hs_mlpd_reader_finish(r);
+    hs_mlpd_reader_free(r);
+    *out = h;
+    return n;
+}
+
+static size_t read_events(const uint8_t *data, size_t len, size_t chunk,
+                          uint64_t **out, int *final)
+{
+    return read_events_ix(data, len, chunk, out, final, true);
+}
+
+/* mprof-report's stats lines for a TYPE name: count, min, max, bytes. */
+struct stat_row { const char *name; uint8_t byte; };
+static const struct stat_row stat_names[] = {
+    {"TYPE_ALLOC_NO_BT", 0x00}, {"TYPE_ALLOC_BT", 0x10},
+    {"TYPE_GC_EVENT", 0x11}, {"TYPE_GC_RESIZE", 0x21}, {"TYPE_GC_MOVE", 0x31},
+    {"TYPE_END_LOAD", 0x22}, {"TYPE_END_UNLOAD", 0x42}, {"TYPE_JIT", 0x43},
+    {"TYPE_THROW_BT", 0x84}, {"TYPE_THROW_NO_BT", 0x04},
+    {"TYPE_CLAUSE", 0x14}, {"TYPE_HEAP_START", 0x06}, {"TYPE_HEAP_END", 0x16},
+    {"TYPE_HEAP_OBJECT", 0x26}, {"TYPE_HEAP_ROOT", 0x36},
+    {"TYPE_SAMPLE_COUNTERS_DESC", 0x37}, {"TYPE_SAMPLE_COUNTERS", 0x47},
+    {"TYPE_JITHELPER", 0x18}, {"TYPE_SYNC_POINT", 0x0a}, {NULL, 0}};
+
+struct tally { uint64_t count, min, max, bytes; };
+
+static int on_tally(void *user, const hs_mlpd_event *ev)
+{
+    struct tally *t = &((struct tally *)user)[ev->byte];
+    if (ev->kind == HS_MLPD_BUFFER)
+        return 0;
+    if (!t->count || ev->size < t->min)
+        t->min = ev->size;
+    if (ev->size > t->max)
+        t->max = ev->size;
+    t->count++;
+    t->bytes += ev->size;
+    return 0;
+}
+
+static void test_stats_equal_mprof(void)
+{
+    for (int s = 0; samples[s]; s++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/mono/%s", tu_samples_dir(), samples[s]);
+        struct tally t[256];
+        memset(t, 0, sizeof t);
+        hs_mlpd_reader *r = hs_mlpd_reader_new();
+        FILE *f = fopen(path, "rb");
+        CU_ASSERT_FATAL(f != NULL);
+        CU_ASSERT_EQUAL(hs_mlpd_read_fd(r, fileno(f), on_tally, t), HS_DONE);
+        fclose(f);
+        uint64_t buffers = hs_mlpd_reader_buffers(r);
+        hs_mlpd_reader_free(r);
+        /* the .stats file beside the sample */
+        char *dot = strstr(path, ".mlpd");
+        strcpy(dot, ".stats");
+        size_t len;
+        char *text = tu_slurp(path, &len);
+        CU_ASSERT_FATAL(text != NULL);
+        unsigned long long bufs = 0;
+        char *b = strstr(text, "Buffer count");
+        CU_ASSERT(b && sscanf(b, "Buffer count %llu", &bufs) == 1);
+        CU_ASSERT_EQUAL(bufs, buffers);
+        int rows = 0;
+        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+            char a[64], name[64];
+            unsigned long long n, mn, mx, by;
+            if (sscanf(line, " %63s %63s count %llu min %llu max %llu bytes %llu",
+                       a, name, &n, &mn, &mx, &by) != 6)
+                continue;
+            const struct stat_row *sr = stat_names;
+            while (sr->name && strcmp(sr->name, name))
+                sr++;
+            CU_ASSERT_PTR_NOT_NULL(sr->name);
+            if (!sr->name)
+                continue;
+            const struct tally *x = &t[sr->byte];
+            CU_ASSERT_EQUAL(x->count, n);
+            CU_ASSERT_EQUAL(x->min, mn);
+            CU_ASSERT_EQUAL(x->max, mx);
+            CU_ASSERT_EQUAL(x->bytes, by);
+            rows++;
+        }
+        CU_ASSERT(rows >= 8);
+        free(text);
+    }
+}
+
+static void test_chunk_sizes(void)
+{
+    for (int s = 0; samples[s]; s++) {
+        if (!strstr(samples[s], "leak") && !strstr(samples[s], "sites-alloc"))
+            continue;
+        size_t len;
+        uint8_t *data = sample(samples[s], &len);
+        CU_ASSERT_FATAL(data != NULL);
+        uint64_t *want;
+        int fw;
+        size_t nw = read_events(data, len, len, &want, &fw);
+        CU_ASSERT_EQUAL(fw, HS_DONE);
+        CU_ASSERT(nw > 1000);
+        for (size_t chunk = 1; chunk <= 16; chunk++) {
+            uint64_t *got;
+            int fg;
+            size_t ng = read_events(data, len, chunk, &got, &fg);
+            CU_ASSERT_EQUAL(fg, HS_DONE);
+            CU_ASSERT_EQUAL(ng, nw);
+            CU_ASSERT(ng == nw && memcmp(got, want, nw * sizeof *got) == 0);
+            free(got);
+        }
+        free(want);
+        free(data);
+    }
+}
+
+/* Cut at every byte of the first `upto` bytes: a prefix of the events,
+ * never more as the cut moves on, and the cut reported. */
+static void cut_everywhere(const char *name, size_t upto, size_t step)
+{
+    size_t len;
+    uint8_t *data = sample(name, &len);
+    CU_ASSERT_FATAL(data != NULL);
+    uint64_t *all;
+    int fa;
+    size_t nall = read_events(data, len, len, &all, &fa);
+    CU_ASSERT_EQUAL(fa, HS_DONE);
+    size_t prev = 0;
+    int bad = 0;
+    for (size_t cut = 0; cut <= upto && cut < len; cut += step) {
+        uint64_t *got;
+        int st;
+        size_t n = read_events(data, cut, 4096, &got, &st);
+        if (n > nall || memcmp(got, all, n * sizeof *got) != 0 || n < prev ||
+            !(st == HS_TRUNCATED || st == HS_DONE ||
+              st == HS_ERR_TRUNCATED_HEADER))
+            bad++;
+        /* a header cut yields nothing; a cut past it says so */
+        if (st == HS_ERR_TRUNCATED_HEADER && n != 0)
+            bad++;
+        prev = n;
+        free(got);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(prev > 10);
+    free(all);
+    free(data);
+}
+
+static void test_cut_every_byte(void)
+{
+    /* the header and the first buffers byte by byte (which covers cuts
+     * in a buffer header, a payload and an event), then the whole file */
+    cut_everywhere("sites-alloc.mlpd", 12000, 1);
+    cut_everywhere("sites-alloc-zip.mlpd.gz", 3000, 1);
+    cut_everywhere("threads-alloc-heapshot.mlpd", SIZE_MAX, 997);
+}
+
+/* An unknown event byte inside the second buffer: the rest of that
+ * buffer is skipped with a warning, every later buffer reads as before. */
+static void test_bad_value_skips_buffer(void)
+{
+    size_t len;
+    uint8_t *data = sample("sites-alloc.mlpd", &len);
+    CU_ASSERT_FATAL(data != NULL);
+    size_t off = 38;
+    for (int i = 0; i < 3; i++) {   /* args, arch, os */
+        uint32_t n;
+        memcpy(&n, data + off, 4);
+        off += 4 + n;
+    }
+    uint32_t blen;
+    memcpy(&blen, data + off + 4, 4);
+    size_t second = off + 48 + blen;
+    memcpy(&blen, data + second + 4, 4);
+    uint8_t *bad = malloc(len);
+    memcpy(bad, data, len);
+    bad[second + 48] = 0x0f; /* no such event */
+    uint64_t *want, *got;
+    int fw, fg;
+    /* event indices differ after the skipped events: not compared */
+    size_t nw = read_events_ix(data, len, len, &want, &fw, false);
+    size_t ng = read_events_ix(bad, len, 7, &got, &fg, false);
+    CU_ASSERT_EQUAL(fg, HS_DONE);
+    /* the first buffer and the second's header, then the third buffer on */
+    size_t k = 0;
+    while (k < ng && got[k] == want[k])
+        k++;
+    CU_ASSERT(k > 1 && k < ng);
+    size_t skipped = nw - ng;
+    CU_ASSERT(skipped > 0);
+    CU_ASSERT(memcmp(got + k, want + k + skipped,
+                     (ng - k) * sizeof *got) == 0);
+    hs_mlpd_reader *r = hs_mlpd_reader_new();
+    hs_mlpd_reader_feed(r, bad, len);
+    hs_mlpd_event ev;
+    while (hs_mlpd_reader_next(r, &ev) == HS_EVENT)
+        ;
+    CU_ASSERT_EQUAL(hs_mlpd_reader_finish(r), HS_DONE);
+    CU_ASSERT_EQUAL(hs_mlpd_reader_skipped(r), 1);
+    char want_msg[64];
+    snprintf(want_msg, sizeof want_msg, "at offset %zu", second + 48);
+    CU_ASSERT(strstr(hs_mlpd_reader_skip_warning(r), want_msg) != NULL);
+    hs_mlpd_reader_free(r);
+    free(bad);
+    free(want);
+    free(got);
+    free(data);
+}
+
+/* An allocator that fails the n-th allocation. */
+struct failing { long left; long made; };
+
+
+static void *f_malloc(void *u, size_t n)
+{
+    struct failing *f = u;
+    if (f->left-- == 0)
+        return NULL;
+    f->made++;
+    return malloc(n);
+}
+
+static void *f_realloc(void *u, void *p, size_t n)
+{
+    struct failing *f = u;
+    if (f->left-- == 0)
+        return NULL;
+    return realloc(p, n);
+}
+
+static void f_free(void *u, void *p)
+{
+    (void)u;
+    free(p);
+}
+
+static int load_with(const char *name, const hs_allocator *a,
+                     hs_census **out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mono/%s", tu_samples_dir(), name);
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return HS_ERR_IO;
+    hs_census *c = hs_census_new_with(a);
+    if (!c) {
+        fclose(f);
+        return HS_ERR_NOMEM;
+    }
+    hs_error err;
+    int st = hs_census_load_fd(c, fileno(f), &err);
+    fclose(f);
+    *out = c;
+    return st;
+}
+
+static void test_allocation_failures(void)
+{
+    /* count the allocations of one load (left never reaches 0) */
+    struct failing count = {-1, 0};
+    hs_allocator a = {f_malloc, f_realloc, f_free, &count};
+    hs_census *c;
+    CU_ASSERT_EQUAL(load_with("leak-ondemand-zip.mlpd.gz", &a, &c), HS_OK);
+    hs_census_free(c);
+    long total = -1 - count.left;
+    CU_ASSERT(total > 10);
+    int wrong = 0;
+    long step = total / 150 + 1;
+    for (long n = 0; n < total; n += step) {
+        struct failing f = {n, 0};
+        a.user = &f;
+        int st = load_with("leak-ondemand-zip.mlpd.gz", &a, &c);
+        if (st != HS_ERR_NOMEM) {
+            wrong++;
+            printf("\nallocation %ld failing: status %d\n", n, st);
+        }
+        hs_census_free(c);
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+}
+
+static void test_census_of_shots(void)
+{
+    hs_census *c;
+    CU_ASSERT_EQUAL(load_with("leak-ondemand.mlpd", NULL, &c), HS_OK);
+    const hs_census_info *in = hs_census_get_info(c);
+    CU_ASSERT_EQUAL(in->source, HS_SOURCE_MLPD);
+    CU_ASSERT(in->complete);
+    CU_ASSERT_STRING_EQUAL(in->program, "Leak.exe");
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 3);
+    CU_ASSERT(hs_census_has_counts(c));
+    /* the leak grows: 150 more orders per shot, each with its payload */
+    for (size_t i = 0; i < 3; i++) {
+        const hs_census_entry *e;
+        const uint64_t *n;
+        size_t ne = hs_census_sample_entries(c, i, &e);
+        CU_ASSERT_EQUAL(hs_census_sample_counts(c, i, &n), ne);
+        uint64_t orders = 0;
+        for (size_t k = 0; k < ne; k++)
+            if (!strcmp(hs_census_band_name(c, e[k].band),
+                        "HeapScope.Samples.Order")) {
+                orders = n[k];
+                CU_ASSERT_EQUAL(e[k].bytes, n[k] * 40);
+            }
+        CU_ASSERT_EQUAL(orders, 150 * (i + 1));
+    }
+    const hs_mlpd_gc_stats *ms = hs_census_mlpd_stats(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+    CU_ASSERT_EQUAL(ms->heap_shots, 3);
+    CU_ASSERT_EQUAL(ms->max_live_bytes, hs_census_sample_total(c, 2));
+    CU_ASSERT_EQUAL(hs_census_alloc_site_count(c), 0);
+    hs_census_free(c);
+}
+
+static void test_alloc_sites(void)
+{
+    hs_census *c;
+    CU_ASSERT_EQUAL(load_with("sites-alloc.mlpd", NULL, &c), HS_OK);
+    size_t n = hs_census_alloc_site_count(c);
+    CU_ASSERT(n > 50);
+    const hs_mlpd_gc_stats *ms = hs_census_mlpd_stats(c);
+    uint64_t bytes = 0, objs = 0, prev = UINT64_MAX;
+    bool recursed = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *const *fr;
+        size_t nf;
+        uint64_t b, k;
+        const char *cls = hs_census_alloc_site(c, i, &fr, &nf, &b, &k);
+        CU_ASSERT_PTR_NOT_NULL(cls);
+        CU_ASSERT(b <= prev); /* largest first */
+        prev = b;
+        bytes += b;
+        objs += k;
+        /* Recurse (12) allocates Points at depth 12 below Main */
+        size_t depth = 0;
+        for (size_t f = 0; f < nf; f++)
+            depth += strstr(fr[f], "Sites:Recurse") != NULL;
+        if (depth == 13 && !strcmp(cls, "HeapScope.Samples.Point"))
+            recursed = true;
+    }
+    CU_ASSERT(recursed);
+    CU_ASSERT_EQUAL(bytes, ms->alloc_bytes);
+    CU_ASSERT_EQUAL(objs, ms->alloc_count);
+    CU_ASSERT_PTR_NULL(hs_census_alloc_site(c, n, NULL, NULL, NULL, NULL));
+    hs_census_free(c);
+}
+
+int main(void)
+{
+    static const tu_test tests[] = {
+        {"event counts, sizes and bytes equal mprof-report's stats",
+         test_stats_equal_mprof},
+        {"chunk sizes 1 to 16 give the same events", test_chunk_sizes},
+        {"a cut at any byte gives a prefix", test_cut_every_byte},
+        {"a bad value skips the rest of its buffer only",
+         test_bad_value_skips_buffer},
+        {"every allocation failure is reported", test_allocation_failures},
+        {"heap shots become samples with counts", test_census_of_shots},
+        {"allocation sites with their backtraces", test_alloc_sites},
+        {NULL, NULL},
+    };
+    return tu_main("mlpd", NULL, NULL, tests);
+}
