@@ -1,0 +1,517 @@
+/*
+ * heapscope diff: two runs compared, band by band ("did memory go down
+ * after the fix, and where?").
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char help[] =
+    "usage: heapscope diff [OPTIONS] BEFORE AFTER\n"
+    "\n"
+    "Compares two heap profiles of the same breakdown (eventlogs or runtime\n"
+    ".hp files, in any mix): both runs' peak heap, time of peak,\n"
+    "byte-seconds and duration (and allocation and GC figures when both are\n"
+    "eventlogs with GC events), then every band ordered by the absolute\n"
+    "change of its byte-seconds: before, after, change, ratio, and bands\n"
+    "only in one run marked new or gone. Bands match by name.\n"
+    "\n"
+    "options:\n"
+    "  --by byte-seconds|peak  order bands by the change of their\n"
+    "                          byte-seconds (default) or of their peak\n"
+    "  --normalize             drop the unique suffixes GHC generates for\n"
+    "                          local names in -hd closure descriptions\n"
+    "                          (<Main.sat_s2cM> -> <Main.sat>) before\n"
+    "                          matching; the text counts the bands that\n"
+    "                          matched only so\n"
+    "  --window-from SECONDS   compare only from this time of each run\n"
+    "  --window-to SECONDS     ... up to this time\n"
+    "  --between A B           compare the span from the first user marker\n"
+    "                          named A to the next one named B, found in\n"
+    "                          each run (the same phase of both runs)\n"
+    "  --json                  one JSON object instead of text: before and\n"
+    "                          after (input, peak_bytes, peak_time_s,\n"
+    "                          byte_seconds, duration_s, samples, bands, gc)\n"
+    "                          and bands[] (band, status both|new|gone,\n"
+    "                          normalized_only, before_/after_peak_bytes,\n"
+    "                          before_/after_byte_seconds, change_*, ratio)\n"
+    "  --folded                'stack before after' lines, as difffolded.pl\n"
+    "                          writes them, for differential flame graphs\n"
+    "                          (frames as 'heapscope folded' writes them)\n"
+    "  --weight peak|integral|last\n"
+    "                          --folded: bytes at each run's peak sample\n"
+    "                          (default), byte-seconds, or the last sample\n"
+    "  -o, --output OUT        write OUT (through a temporary file, renamed\n"
+    "                          at the end); - or no -o: standard output.\n"
+    "                          OUT.svg, OUT.pdf or OUT.png (without --json or\n"
+    "                          --folded): a chart of both runs one above the\n"
+    "                          other on one y scale, bands in the same\n"
+    "                          colours, and a panel of each band's change\n"
+    "  -d, --dir DIR           write DIR/diff.html (both runs on one page:\n"
+    "                          hover shows both, isolating a band isolates\n"
+    "                          it in both), with diff.txt, diff.json and\n"
+    "                          diff.svg beside it; DIR is made if missing\n"
+    "  --time relative|absolute\n"
+    "                          chart: each run's time normalised to its\n"
+    "                          length (default), or both in seconds\n"
+    "  --bands N               chart: the N largest bands (default 15)\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "Exit codes: 0 success; 1 malformed input; 2 usage, including two\n"
+    "profiles of different breakdowns (-hc against -hy); 3 I/O; 4 an input\n"
+    "without a heap profile, or a --between marker missing from a run;\n"
+    "5 internal. See 'heapscope --help'.\n";
+
+enum {
+    OPT_OUTPUT = 1, OPT_JSON, OPT_FOLDED, OPT_WEIGHT, OPT_BY, OPT_NORMALIZE,
+    OPT_FROM, OPT_TO, OPT_TIME, OPT_BANDS, OPT_DIR
+};
+
+static const cli_opt opts[] = {
+    {"output", 'o', 1, OPT_OUTPUT},
+    {"json", 0, 0, OPT_JSON},
+    {"folded", 0, 0, OPT_FOLDED},
+    {"weight", 0, 1, OPT_WEIGHT},
+    {"by", 0, 1, OPT_BY},
+    {"normalize", 0, 0, OPT_NORMALIZE},
+    {"window-from", 0, 1, OPT_FROM},
+    {"window-to", 0, 1, OPT_TO},
+    {"time", 0, 1, OPT_TIME},
+    {"bands", 0, 1, OPT_BANDS},
+    {"dir", 'd', 1, OPT_DIR},
+    {0, 0, 0, 0},
+};
+
+typedef enum { OUT_TEXT, OUT_JSON, OUT_FOLDED, OUT_CHART, OUT_PAGE } out_kind;
+
+typedef struct diff_args {
+    const char *path[2];
+    const char *output;
+    const char *dir;
+    const char *between[2];
+    out_kind kind;
+    hs_folded_options folded;
+    hs_diff_chart_options chart;
+    hs_diff_options d;
+    bool has_window;
+} diff_args;
+
+/*
+ * Takes "--between A B" out of argv (cli_parse knows one-word values
+ * only) into between[]; the rest goes to args. Returns 0 or EXIT_USAGE.
+ */
+static int take_between(int argc, char **argv, char **args, int *nargs,
+                        const char *between[2])
+{
+    bool only_pos = false;
+    *nargs = 0;
+    for (int i = 0; i < argc; i++) {
+        only_pos = only_pos || (i > 0 && strcmp(argv[i], "--") == 0);
+        if (only_pos || i == 0 || strcmp(argv[i], "--between") != 0) {
+            args[(*nargs)++] = argv[i];
+            continue;
+        }
+        if (i + 2 >= argc || between[0]) {
+            cli_errorf(between[0] ? "diff: --between given twice"
+                                  : "diff: --between needs two marker "
+                                    "names");
+            return EXIT_USAGE;
+        }
+        between[0] = argv[++i];
+        between[1] = argv[++i];
+    }
+    args[*nargs] = NULL;
+    return 0;
+}
+
+static uint64_t to_ns(double secs)
+{
+    double ns = secs * 1e9 + 0.5;
+    return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
+}
+
+static int parse_value(diff_args *a, int id, const char *v)
+{
+    double s;
+    unsigned long long n;
+    switch (id) {
+    case OPT_TIME:
+        if (strcmp(v, "relative") && strcmp(v, "absolute")) {
+            cli_errorf("diff: --time takes relative or absolute, not '%s'",
+                       v);
+            return EXIT_USAGE;
+        }
+        a->chart.absolute_time = strcmp(v, "absolute") == 0;
+        break;
+    case OPT_BANDS:
+        if (!cli_parse_uint("diff", "--bands", v, 100000, &n))
+            return EXIT_USAGE;
+        a->chart.chart.bands = (unsigned)n;
+        break;
+    case OPT_OUTPUT: a->output = v; break;
+    case OPT_DIR: a->dir = v; break;
+    case OPT_JSON: a->kind = OUT_JSON; break;
+    case OPT_FOLDED: a->kind = OUT_FOLDED; break;
+    case OPT_NORMALIZE: a->d.normalize = true; break;
+    case OPT_WEIGHT:
+        if (strcmp(v, "peak") == 0)
+            a->folded.weight = HS_WEIGHT_PEAK;
+        else if (strcmp(v, "integral") == 0)
+            a->folded.weight = HS_WEIGHT_INTEGRAL;
+        else if (strcmp(v, "last") == 0)
+            a->folded.weight = HS_WEIGHT_LAST;
+        else {
+            cli_errorf("diff: --weight takes peak, integral or last, not "
+                       "'%s'", v);
+            return EXIT_USAGE;
+        }
+        break;
+    case OPT_BY:
+        if (strcmp(v, "peak") == 0)
+            a->d.order = HS_DIFF_BY_PEAK;
+        else if (strcmp(v, "byte-seconds") == 0)
+            a->d.order = HS_DIFF_BY_BYTE_SECONDS;
+        else {
+            cli_errorf("diff: --by takes byte-seconds or peak, not '%s'", v);
+            return EXIT_USAGE;
+        }
+        break;
+    case OPT_FROM:
+    case OPT_TO:
+        if (!cli_parse_double("diff", id == OPT_FROM ? "--window-from"
+                                                     : "--window-to", v, &s))
+            return EXIT_USAGE;
+        for (int k = 0; k < 2; k++) {
+            if (id == OPT_FROM)
+                a->d.from_ns[k] = to_ns(s);
+            else
+                a->d.to_ns[k] = to_ns(s);
+        }
+        a->has_window = true;
+        break;
+    }
+    return 0;
+}
+
+/* Whether path names a chart by its extension, and which format. */
+static bool chart_format(const char *path, hs_chart_format *f)
+{
+    static const struct { const char *ext; hs_chart_format f; } ext[] = {
+        {".svg", HS_CHART_SVG}, {".pdf", HS_CHART_PDF}, {".png", HS_CHART_PNG}};
+    size_t n = path ? strlen(path) : 0;
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        if (n > 4 && strcasecmp(path + n - 4, ext[i].ext) == 0) {
+            *f = ext[i].f;
+            return true;
+        }
+    return false;
+}
+
+static int parse_args(int argc, char **argv, diff_args *a)
+{
+    memset(a, 0, sizeof *a);
+    hs_diff_options_init(&a->d);
+    hs_diff_chart_options_init(&a->chart);
+    a->folded.source = HS_FOLDED_HEAP;
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args) {
+        cli_errorf("out of memory");
+        return EXIT_INTERNAL;
+    }
+    int nargs;
+    int rc = take_between(argc, argv, args, &nargs, a->between);
+    cli_parsed p;
+    if (!rc)
+        rc = cli_parse("diff", nargs, args, opts, help, &p);
+    free(args);
+    if (rc)
+        return rc;
+    for (int i = 0; i < p.nopts && !rc; i++)
+        rc = parse_value(a, p.opts[i].id, p.opts[i].value);
+    if (rc)
+        return rc;
+    if (p.npos != 2) {
+        cli_errorf("diff: expected two files, BEFORE and AFTER (run "
+                   "'heapscope diff --help')");
+        return EXIT_USAGE;
+    }
+    a->path[0] = p.pos[0];
+    a->path[1] = p.pos[1];
+    if (strcmp(a->path[0], "-") == 0 && strcmp(a->path[1], "-") == 0) {
+        cli_errorf("diff: only one of BEFORE and AFTER can be standard "
+                   "input");
+        return EXIT_USAGE;
+    }
+    if (a->between[0] && a->has_window) {
+        cli_errorf("diff: --between cannot be combined with --window-from "
+                   "or --window-to");
+        return EXIT_USAGE;
+    }
+    if (a->d.from_ns[0] > a->d.to_ns[0]) {
+        cli_errorf("diff: --window-from is after --window-to");
+        return EXIT_USAGE;
+    }
+    if (a->dir && (a->output || a->kind != OUT_TEXT || !*a->dir)) {
+        cli_errorf(*a->dir ? "diff: -d writes its own set of files; it "
+                             "cannot be combined with -o, --json or --folded"
+                           : "diff: -d needs a directory name");
+        return EXIT_USAGE;
+    }
+    if (a->kind == OUT_TEXT && chart_format(a->output, &a->chart.chart.format)) {
+        if (!hs_chart_available()) {
+            cli_errorf("diff: this heapscope was built without charts "
+                       "(cairo and pango)");
+            return EXIT_USAGE;
+        }
+        a->kind = OUT_CHART;
+    }
+    if (a->kind == OUT_FOLDED && (a->has_window || a->between[0])) {
+        cli_errorf("diff: --folded compares whole runs; it cannot be "
+                   "combined with a window");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static const char *display(const char *path)
+{
+    return strcmp(path, "-") ? path : "<stdin>";
+}
+
+/* Lists the distinct user markers of census c after a --between miss. */
+static void list_markers(const char *path, const hs_census *c)
+{
+    size_t n = hs_census_marker_count(c);
+    if (!n) {
+        cli_errorf("%s has no user markers (traceMarker)", display(path));
+        return;
+    }
+    cli_errorf("the user markers of %s:", display(path));
+    for (size_t i = 0; i < n && i < 50; i++) {
+        const hs_census_marker *m = hs_census_marker_at(c, i);
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = strcmp(hs_census_marker_at(c, j)->text, m->text) == 0;
+        if (!dup)
+            cli_linef("  \"%s\" at %.6f s", m->text,
+                      (double)m->time_ns / 1e9);
+    }
+}
+
+static int event_to_summary(void *user, const hs_event *ev)
+{
+    return hs_summary_add(user, ev) < 0 ? -1 : 0;
+}
+
+/*
+ * The GC figures of an eventlog over [from, to], read in a second pass;
+ * NULL when the input cannot give them (a .hp file, standard input, a log
+ * without GC events). They are extras: a failure only leaves them out.
+ */
+static hs_summary *gc_figures(const char *path, const hs_census *c,
+                              uint64_t from, uint64_t to)
+{
+    if (strcmp(path, "-") == 0 ||
+        hs_census_get_info(c)->source != HS_SOURCE_EVENTLOG)
+        return NULL;
+    int fd = cli_open_input(path);
+    if (fd < 0)
+        return NULL;
+    hs_summary *s = hs_summary_new();
+    hs_reader *r = hs_reader_new();
+    hs_summary_window w = {from, to, NULL, NULL};
+    bool ok = s && r &&
+              ((from == 0 && to == UINT64_MAX) ||
+               hs_summary_set_window(s, &w) == HS_OK);
+    if (ok) {
+        int st = hs_read_fd(r, fd, event_to_summary, s);
+        ok = (st == HS_DONE || st == HS_TRUNCATED || st == HS_OK) &&
+             hs_summary_finish(s) == HS_OK;
+    }
+    close(fd);
+    hs_reader_free(r);
+    if (!ok) {
+        hs_summary_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Resolves --between in each run into the options' windows. */
+static int marker_windows(diff_args *a, hs_census *c[2])
+{
+    for (int k = 0; k < 2; k++) {
+        hs_error err;
+        if (hs_diff_marker_window(c[k], a->between[0], a->between[1],
+                                  &a->d.from_ns[k], &a->d.to_ns[k], &err)) {
+            cli_errorf("diff: %s: %s", display(a->path[k]), err.message);
+            list_markers(a->path[k], c[k]);
+            return EXIT_NO_DATA;
+        }
+    }
+    a->d.from_marker = a->between[0];
+    a->d.to_marker = a->between[1];
+    return 0;
+}
+
+static int write_out(const diff_args *a, const hs_diff *d)
+{
+    hs_error err;
+    hs_output *o = hs_output_open(a->output, &err);
+    if (!o) {
+        cli_errorf("%s", err.message);
+        return EXIT_IO;
+    }
+    hs_sink *s = hs_output_sink(o);
+    int st = a->kind == OUT_JSON     ? hs_render_diff_json(d, s)
+             : a->kind == OUT_FOLDED ? hs_render_diff_folded(d, s, &a->folded)
+             : a->kind == OUT_CHART  ? hs_render_diff_chart(d, s, &a->chart)
+                                     : hs_render_diff_text(d, s);
+    if (st != HS_OK) {
+        hs_output_abort(o);
+        cli_errorf("diff: cannot write %s: %s",
+                   a->output && strcmp(a->output, "-") ? a->output
+                                                       : "standard output",
+                   hs_strerror(st));
+        return cli_exit_code(st);
+    }
+    if (hs_output_commit(o, &err) != HS_OK) {
+        cli_errorf("%s", err.message);
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+/* One file of the -d set: what to write into it. */
+typedef struct dir_file {
+    const char *name;
+    out_kind kind;               /* OUT_TEXT, OUT_JSON, OUT_CHART, OUT_PAGE */
+    const diff_args *a;
+    const hs_diff *d;
+    const hs_page_link *links;
+    size_t nlinks;
+} dir_file;
+
+static int write_dir_file(hs_sink *out, const void *arg)
+{
+    const dir_file *f = arg;
+    if (f->kind == OUT_TEXT)
+        return hs_render_diff_text(f->d, out);
+    if (f->kind == OUT_JSON)
+        return hs_render_diff_json(f->d, out);
+    if (f->kind == OUT_CHART)
+        return hs_render_diff_chart(f->d, out, &f->a->chart);
+    hs_page_options po;
+    hs_page_options_init(&po);
+    po.title = "heapscope diff";
+    po.input = hs_diff_get_run(f->d, HS_DIFF_BEFORE)->input;
+    po.input_after = hs_diff_get_run(f->d, HS_DIFF_AFTER)->input;
+    if (f->a->chart.chart.bands)
+        po.bands = f->a->chart.chart.bands;
+    po.links = f->links;
+    po.nlinks = f->nlinks;
+    return hs_render_page_compare(hs_diff_census(f->d, HS_DIFF_BEFORE),
+                                  hs_diff_census(f->d, HS_DIFF_AFTER), &po,
+                                  out);
+}
+
+/* -d DIR: the page and, beside it, the text, the JSON and the chart; each
+ * file written atomically (temporary name, then renamed). */
+static int write_dir(const diff_args *a, const hs_diff *d)
+{
+    if (mkdir(a->dir, 0777) != 0 && errno != EEXIST) {
+        cli_errorf("diff: cannot make %s: %s", a->dir, strerror(errno));
+        return EXIT_IO;
+    }
+    static const hs_page_link links[] = {
+        {"diff.txt", "the comparison as text"},
+        {"diff.json", "the comparison as JSON"},
+        {"diff.svg", "the chart (SVG)"}};
+    size_t nlinks = hs_chart_available() ? 3 : 2;
+    dir_file files[] = {
+        {"diff.txt", OUT_TEXT, a, d, NULL, 0},
+        {"diff.json", OUT_JSON, a, d, NULL, 0},
+        {"diff.svg", OUT_CHART, a, d, NULL, 0},
+        {"diff.html", OUT_PAGE, a, d, links, nlinks}};
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < 4 && rc == EXIT_OK; i++) {
+        if (files[i].kind == OUT_CHART && !hs_chart_available())
+            continue;
+        size_t n = strlen(a->dir) + strlen(files[i].name) + 2;
+        char *path = malloc(n);
+        if (!path) {
+            cli_errorf("out of memory");
+            return EXIT_INTERNAL;
+        }
+        snprintf(path, n, "%s/%s", a->dir, files[i].name);
+        rc = cli_write("diff", path, write_dir_file, &files[i], a->path[0],
+                       "a run has no heap samples");
+        if (rc == EXIT_OK)
+            printf("wrote %s\n", path);
+        free(path);
+    }
+    return rc;
+}
+
+static int compare(diff_args *a, hs_census *c[2])
+{
+    hs_source_kind s0 = hs_census_get_info(c[0])->source;
+    hs_source_kind s1 = hs_census_get_info(c[1])->source;
+    if ((s0 == HS_SOURCE_EVENTLOG && s1 == HS_SOURCE_HP) ||
+        (s0 == HS_SOURCE_HP && s1 == HS_SOURCE_EVENTLOG))
+        cli_warnf("diff: one input is an eventlog, the other a .hp file: the "
+                  "eventlog's times are elapsed seconds, the .hp's CPU "
+                  "seconds, so times and byte-seconds do not compare "
+                  "directly");
+    int rc = a->between[0] ? marker_windows(a, c) : 0;
+    if (rc)
+        return rc;
+    hs_summary *s[2] = {NULL, NULL};
+    if (a->kind == OUT_TEXT || a->kind == OUT_JSON)
+        for (int k = 0; k < 2; k++)
+            s[k] = gc_figures(a->path[k], c[k], a->d.from_ns[k],
+                              a->d.to_ns[k]);
+    for (int k = 0; k < 2; k++) {
+        a->d.input[k] = display(a->path[k]);
+        a->d.gc[k] = s[k] ? hs_summary_get_stats(s[k]) : NULL;
+    }
+    hs_diff *d = NULL;
+    hs_error err;
+    int st = hs_diff_new(c[0], c[1], &a->d, NULL, &d, &err);
+    if (st == HS_ERR_NO_DATA) {
+        cli_errorf("diff: %s: %s", display(a->path[err.line == 2]),
+                   err.message);
+        rc = EXIT_NO_DATA;
+    } else if (st != HS_OK) {
+        cli_errorf("diff: %s", err.message);
+        rc = cli_exit_code(st);
+    } else {
+        rc = a->dir ? write_dir(a, d) : write_out(a, d);
+    }
+    hs_diff_free(d);
+    hs_summary_free(s[0]);
+    hs_summary_free(s[1]);
+    return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    diff_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    hs_census *c[2] = {NULL, NULL};
+    rc = cli_load_census(a.path[0], 0, &c[0]);
+    if (!rc)
+        rc = cli_load_census(a.path[1], 0, &c[1]);
+    if (!rc)
+        rc = compare(&a, c);
+    hs_census_free(c[0]);
+    hs_census_free(c[1]);
+    return rc;
+}

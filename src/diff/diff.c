@@ -1,0 +1,566 @@
+/*
+ * The diff model: two censuses of the same breakdown, bands matched by
+ * name, figures per band and per run over each run's window.
+ *
+ * Bands of a run whose names map to the same matched name (after the
+ * "(ccs id)" prefix is dropped, or after normalising) are summed sample by
+ * sample, so a matched band's peak is the peak of the sum, not the sum of
+ * peaks. Byte-seconds use the trapezoid rule, written as a weighted sum:
+ * sample i of n weighs (t[i+1] - t[i-1]) / 2 seconds, the first and the
+ * last half their one interval; that is linear in the bytes, so a band's
+ * integral is simply the sum of its bytes times the weights.
+ */
+#include "heapscope/diff.h"
+#include "common/internal.h"
+#include "diff/diff_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Bits of struct hs_diff.seen: present in the before / after window. */
+enum { SEEN_BEFORE = 1, SEEN_AFTER = 2 };
+
+struct hs_diff {
+    hs_allocator alloc_store;
+    const hs_allocator *alloc;
+    const hs_census *census[2];
+    hs_diff_run run[2];
+    char *input[2];
+    char *from_marker, *to_marker;
+    uint32_t breakdown;
+    bool normalize;
+    hs_diff_order order;
+    hs_intern keys;          /* matched names; key i is bands[i] until sorted */
+    hs_diff_band *bands;
+    size_t nbands, cap_bands;
+    unsigned char *seen;     /* SEEN_* per key */
+    bool *exact;             /* a raw name of before equals one of after */
+    size_t normalized_matches;
+    uint32_t *key_of_band[2]; /* per run: census band -> key */
+    size_t *rank_of_key;     /* key -> index in bands once sorted, or
+                                SIZE_MAX for a key in neither window */
+    size_t nkeys;
+    char *name_buf;          /* scratch for a band's matched name */
+    size_t name_cap;
+};
+
+void hs_diff_options_init(hs_diff_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->to_ns[0] = o->to_ns[1] = UINT64_MAX;
+}
+
+void hs_diff_chart_options_init(hs_diff_chart_options *o)
+{
+    memset(o, 0, sizeof *o);
+    hs_chart_options_init(&o->chart);
+}
+
+/* --- names -------------------------------------------------------------- */
+
+/*
+ * The matched name of band b of census c in d->name_buf (raw: without
+ * normalising). Returns its length, or SIZE_MAX when out of memory.
+ */
+static size_t match_name(hs_diff *d, const hs_census *c, size_t b, bool raw)
+{
+    const char *name = hs_census_band_name(c, b);
+    name = name ? name : "";
+    size_t len = strlen(name);
+    const hs_census_info *info = hs_census_get_info(c);
+    /* "(123)main/Main.CAF" from a runtime -hc .hp: the id is the build's
+     * (a .hp whose JOB names no -h option is -hc, GHC's old default) */
+    if (info->source == HS_SOURCE_HP &&
+        (info->breakdown == HS_BREAKDOWN_COST_CENTRE || !info->breakdown) &&
+        len > 2 &&
+        name[0] == '(') {
+        size_t k = 1;
+        while (k < len && name[k] >= '0' && name[k] <= '9')
+            k++;
+        if (k > 1 && k < len && name[k] == ')') {
+            name += k + 1;
+            len -= k + 1;
+        }
+    }
+    if (!hs_grow(d->alloc, (void **)&d->name_buf, &d->name_cap, len + 1, 1))
+        return SIZE_MAX;
+    if (raw || !d->normalize) {
+        memcpy(d->name_buf, name, len);
+        d->name_buf[len] = 0;
+        return len;
+    }
+    return hs_diff_normalize_name(name, len, d->name_buf, d->name_cap);
+}
+
+/* The key of matched name d->name_buf[0..len), added when new. */
+static bool key_of(hs_diff *d, size_t len, uint32_t *key)
+{
+    bool added;
+    if (!hs_intern_put(&d->keys, d->name_buf, len, key, &added))
+        return false;
+    if (!added)
+        return true;
+    if (!hs_grow(d->alloc, (void **)&d->bands, &d->cap_bands, *key + 1,
+                 sizeof *d->bands))
+        return false;
+    unsigned char *seen = hs_realloc(d->alloc, d->seen, d->cap_bands);
+    if (!seen)
+        return false;
+    d->seen = seen;
+    bool *exact = hs_realloc(d->alloc, d->exact,
+                             d->cap_bands * sizeof *d->exact);
+    if (!exact)
+        return false;
+    d->exact = exact;
+    hs_diff_band *nb = &d->bands[*key];
+    memset(nb, 0, sizeof *nb);
+    nb->name = d->keys.keys[*key].ptr;
+    d->seen[*key] = 0;
+    d->exact[*key] = false;
+    d->nbands = *key + 1u;
+    return true;
+}
+
+/* --- figures -------------------------------------------------------------- */
+
+/* Samples [*i0, *i1) of c inside [from, to]. */
+static void window_samples(const hs_census *c, uint64_t from, uint64_t to,
+                           size_t *i0, size_t *i1)
+{
+    size_t n = hs_census_sample_count(c);
+    size_t a = 0;
+    while (a < n && hs_census_sample_time(c, a) < from)
+        a++;
+    size_t b = a;
+    while (b < n && hs_census_sample_time(c, b) <= to)
+        b++;
+    *i0 = a;
+    *i1 = b;
+}
+
+/* The trapezoid weight in seconds of sample i within [i0, i1). */
+static double sample_weight(const hs_census *c, size_t i, size_t i0,
+                            size_t i1)
+{
+    if (i1 - i0 == 1)
+        return 1.0;
+    uint64_t lo = hs_census_sample_time(c, i > i0 ? i - 1 : i);
+    uint64_t hi = hs_census_sample_time(c, i + 1 < i1 ? i + 1 : i);
+    return (double)(hi - lo) / 2e9;
+}
+
+/* Per-run scratch: each census band's key, and per key its bytes in the
+ * current sample with the list of keys touched. */
+struct scratch {
+    uint32_t *key_of_band;
+    uint64_t *cur;
+    uint32_t *touched;
+    size_t ntouched;
+};
+
+static void add_sample(hs_diff *d, int which, struct scratch *s,
+                       size_t i, double w)
+{
+    const hs_census *c = d->census[which];
+    const hs_census_entry *e;
+    size_t ne = hs_census_sample_entries(c, i, &e);
+    uint64_t t = hs_census_sample_time(c, i);
+    unsigned char bit = which == HS_DIFF_BEFORE ? SEEN_BEFORE : SEEN_AFTER;
+    hs_diff_run *run = &d->run[which];
+    uint64_t total = 0;
+    s->ntouched = 0;
+    for (size_t k = 0; k < ne; k++) {
+        uint32_t key = s->key_of_band[e[k].band];
+        if (s->cur[key] == UINT64_MAX) {
+            s->cur[key] = 0;
+            s->touched[s->ntouched++] = key;
+        }
+        s->cur[key] += e[k].bytes;
+        total += e[k].bytes;
+    }
+    for (size_t k = 0; k < s->ntouched; k++) {
+        uint32_t key = s->touched[k];
+        hs_diff_band *b = &d->bands[key];
+        uint64_t v = s->cur[key];
+        if (!(d->seen[key] & bit) || v > b->peak_bytes[which]) {
+            b->peak_bytes[which] = v;
+            b->peak_time_ns[which] = t;
+        }
+        d->seen[key] |= bit;
+        b->byte_seconds[which] += (double)v * w;
+        s->cur[key] = UINT64_MAX;
+    }
+    if (run->samples == 0 || total > run->peak_bytes) {
+        run->peak_bytes = total;
+        run->peak_time_ns = t;
+    }
+    run->samples++;
+    run->byte_seconds += (double)total * w;
+}
+
+/* Maps census `which`'s bands to keys and sums its window's samples. */
+static int run_figures(hs_diff *d, int which, uint64_t from, uint64_t to)
+{
+    const hs_census *c = d->census[which];
+    size_t nb = hs_census_band_count(c);
+    struct scratch s = {0};
+    s.key_of_band = hs_calloc(d->alloc, nb ? nb : 1, sizeof *s.key_of_band);
+    int st = s.key_of_band ? HS_OK : HS_ERR_NOMEM;
+    for (size_t b = 0; b < nb && st == HS_OK; b++) {
+        size_t len = match_name(d, c, b, false);
+        if (len == SIZE_MAX || !key_of(d, len, &s.key_of_band[b]))
+            st = HS_ERR_NOMEM;
+        else
+            d->bands[s.key_of_band[b]].members[which]++;
+    }
+    if (st == HS_OK) {
+        s.cur = hs_malloc(d->alloc, (d->nbands ? d->nbands : 1) *
+                                        sizeof *s.cur);
+        s.touched = hs_calloc(d->alloc, d->nbands ? d->nbands : 1,
+                              sizeof *s.touched);
+        if (!s.cur || !s.touched)
+            st = HS_ERR_NOMEM;
+    }
+    if (st == HS_OK) {
+        memset(s.cur, 0xff, d->nbands * sizeof *s.cur);
+        size_t i0, i1;
+        window_samples(c, from, to, &i0, &i1);
+        for (size_t i = i0; i < i1; i++)
+            add_sample(d, which, &s, i, sample_weight(c, i, i0, i1));
+        hs_diff_run *run = &d->run[which];
+        const hs_census_info *info = hs_census_get_info(c);
+        size_t n = hs_census_sample_count(c);
+        uint64_t end = info->end_time_ns;
+        if (n && hs_census_sample_time(c, n - 1) > end)
+            end = hs_census_sample_time(c, n - 1);
+        run->windowed = from != 0 || to != UINT64_MAX;
+        run->from_ns = from < end ? from : end;
+        run->to_ns = to < end ? to : end;
+        run->duration_ns = run->to_ns - run->from_ns;
+    }
+    d->key_of_band[which] = s.key_of_band; /* the chart maps bands by it */
+    hs_free(d->alloc, s.cur);
+    hs_free(d->alloc, s.touched);
+    return st;
+}
+
+/* Marks keys whose raw name occurs in both runs; the rest of the bands in
+ * both matched only after normalising. */
+static int mark_exact(hs_diff *d)
+{
+    hs_intern raw;
+    hs_intern_init(&raw, d->alloc);
+    int st = HS_OK;
+    const hs_census *c = d->census[HS_DIFF_BEFORE];
+    for (size_t b = 0; b < hs_census_band_count(c) && st == HS_OK; b++) {
+        size_t len = match_name(d, c, b, true);
+        uint32_t idx;
+        bool added;
+        if (len == SIZE_MAX ||
+            !hs_intern_put(&raw, d->name_buf, len, &idx, &added))
+            st = HS_ERR_NOMEM;
+    }
+    c = d->census[HS_DIFF_AFTER];
+    for (size_t b = 0; b < hs_census_band_count(c) && st == HS_OK; b++) {
+        size_t len = match_name(d, c, b, true);
+        if (len == SIZE_MAX) {
+            st = HS_ERR_NOMEM;
+            break;
+        }
+        if (hs_intern_find(&raw, d->name_buf, len) == UINT32_MAX)
+            continue;
+        size_t nlen = match_name(d, c, b, false);
+        uint32_t key = nlen == SIZE_MAX
+                           ? UINT32_MAX
+                           : hs_intern_find(&d->keys, d->name_buf, nlen);
+        if (key != UINT32_MAX)
+            d->exact[key] = true;
+    }
+    hs_intern_free(&raw);
+    return st;
+}
+
+/* --- order ---------------------------------------------------------------- */
+
+struct rank {
+    double change;     /* absolute change of the ordering figure */
+    const char *name;
+    size_t index;
+};
+
+static int by_change(const void *pa, const void *pb)
+{
+    const struct rank *a = pa, *b = pb;
+    if (a->change != b->change)
+        return a->change > b->change ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/*
+ * Drops keys present in neither window, sets each band's status and puts
+ * the bands in the options' order.
+ */
+static int finish_bands(hs_diff *d)
+{
+    struct rank *r = hs_calloc(d->alloc, d->nbands ? d->nbands : 1,
+                               sizeof *r);
+    hs_diff_band *sorted = hs_calloc(d->alloc, d->nbands ? d->nbands : 1,
+                                     sizeof *sorted);
+    d->rank_of_key = hs_malloc(d->alloc, (d->nbands ? d->nbands : 1) *
+                                             sizeof *d->rank_of_key);
+    if (!r || !sorted || !d->rank_of_key) {
+        hs_free(d->alloc, r);
+        hs_free(d->alloc, sorted);
+        return HS_ERR_NOMEM;
+    }
+    d->nkeys = d->nbands;
+    for (size_t k = 0; k < d->nkeys; k++)
+        d->rank_of_key[k] = SIZE_MAX;
+    size_t n = 0;
+    for (size_t k = 0; k < d->nbands; k++) {
+        hs_diff_band *b = &d->bands[k];
+        unsigned char s = d->seen[k];
+        if (!s)
+            continue;
+        b->status = s == (SEEN_BEFORE | SEEN_AFTER) ? HS_DIFF_BOTH
+                    : s == SEEN_AFTER               ? HS_DIFF_NEW
+                                                    : HS_DIFF_GONE;
+        b->normalized_only = b->status == HS_DIFF_BOTH && !d->exact[k];
+        if (b->normalized_only)
+            d->normalized_matches++;
+        if (s & SEEN_BEFORE)
+            d->run[HS_DIFF_BEFORE].bands++;
+        if (s & SEEN_AFTER)
+            d->run[HS_DIFF_AFTER].bands++;
+        r[n].change =
+            d->order == HS_DIFF_BY_PEAK
+                ? fabs((double)b->peak_bytes[1] - (double)b->peak_bytes[0])
+                : fabs(b->byte_seconds[1] - b->byte_seconds[0]);
+        r[n].name = b->name;
+        r[n].index = k;
+        n++;
+    }
+    qsort(r, n, sizeof *r, by_change);
+    for (size_t i = 0; i < n; i++) {
+        sorted[i] = d->bands[r[i].index];
+        d->rank_of_key[r[i].index] = i;
+    }
+    hs_free(d->alloc, d->bands);
+    hs_free(d->alloc, r);
+    d->bands = sorted;
+    d->nbands = n;
+    return HS_OK;
+}
+
+/* --- the object ----------------------------------------------------------- */
+
+static void set_error(hs_error *err, int code, uint64_t line,
+                      const char *fmt, ...) HS_PRINTF(4, 5);
+
+static void set_error(hs_error *err, int code, uint64_t line,
+                      const char *fmt, ...)
+{
+    if (!err)
+        return;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->line = line;
+    err->event_index = UINT64_MAX;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+/* Refuses what cannot be compared; HS_OK when the pair is fine. */
+static int check_pair(const hs_census *c[2], const hs_diff_options *o,
+                      hs_error *err)
+{
+    static const char *const which[2] = {"before", "after"};
+    for (int k = 0; k < 2; k++) {
+        const hs_census_info *in = hs_census_get_info(c[k]);
+        if (!hs_census_sample_count(c[k]) && !in->breakdown) {
+            set_error(err, HS_ERR_NO_DATA, (uint64_t)k + 1,
+                      "the %s run has no heap profile (run the program "
+                      "with +RTS -hc -l, or another -h option)", which[k]);
+            return HS_ERR_NO_DATA;
+        }
+        if (o->from_ns[k] > o->to_ns[k]) {
+            set_error(err, HS_ERR_INVALID, 0,
+                      "the %s run's window starts after it ends", which[k]);
+            return HS_ERR_INVALID;
+        }
+    }
+    /* a GHC profile (eventlog or .hp) against another profiler's (a Mono
+     * .mlpd): no breakdown to compare, nothing to match */
+    bool ghc[2];
+    for (int k = 0; k < 2; k++) {
+        hs_source_kind src = hs_census_get_info(c[k])->source;
+        ghc[k] = src == HS_SOURCE_EVENTLOG || src == HS_SOURCE_HP;
+    }
+    if (ghc[0] != ghc[1]) {
+        set_error(err, HS_ERR_INVALID, 0,
+                  "the runs come from different profilers: %s is a GHC "
+                  "eventlog or .hp, %s is not; compare two runs of the same "
+                  "kind", ghc[0] ? "before" : "after", ghc[0] ? "after"
+                                                           : "before");
+        return HS_ERR_INVALID;
+    }
+    uint32_t a = hs_census_get_info(c[0])->breakdown;
+    uint32_t b = hs_census_get_info(c[1])->breakdown;
+    if (a && b && a != b) {
+        set_error(err, HS_ERR_INVALID, 0,
+                  "the runs have different breakdowns: before is -%s (%s), "
+                  "after is -%s (%s); compare two runs profiled with the "
+                  "same -h option",
+                  hs_breakdown_flag(a), hs_breakdown_name(a),
+                  hs_breakdown_flag(b), hs_breakdown_name(b));
+        return HS_ERR_INVALID;
+    }
+    return HS_OK;
+}
+
+static char *copy_str(const hs_allocator *a, const char *s)
+{
+    return s ? hs_strndup(a, s, strlen(s)) : NULL;
+}
+
+static int init_diff(hs_diff *d, const hs_census *before,
+                     const hs_census *after, const hs_diff_options *o)
+{
+    d->census[0] = before;
+    d->census[1] = after;
+    d->normalize = o->normalize;
+    d->order = o->order;
+    uint32_t a = hs_census_get_info(before)->breakdown;
+    d->breakdown = a ? a : hs_census_get_info(after)->breakdown;
+    hs_intern_init(&d->keys, d->alloc);
+    static const char *const names[2] = {"before", "after"};
+    for (int k = 0; k < 2; k++) {
+        d->input[k] = copy_str(d->alloc, o->input[k] ? o->input[k]
+                                                     : names[k]);
+        if (!d->input[k])
+            return HS_ERR_NOMEM;
+        d->run[k].input = d->input[k];
+        if (o->gc[k] && o->gc[0] && o->gc[1]) {
+            d->run[k].has_gc = true;
+            d->run[k].gc = *o->gc[k];
+            for (uint32_t g = 0; g < o->gc[k]->n_gens && o->gc[k]->gens; g++)
+                d->run[k].collections += o->gc[k]->gens[g].collections;
+            d->run[k].gc.gens = NULL;
+            d->run[k].gc.caps = NULL;
+            d->run[k].gc.rts_identifier = NULL;
+        }
+    }
+    d->from_marker = copy_str(d->alloc, o->from_marker);
+    d->to_marker = copy_str(d->alloc, o->to_marker);
+    if ((o->from_marker && !d->from_marker) ||
+        (o->to_marker && !d->to_marker))
+        return HS_ERR_NOMEM;
+    return HS_OK;
+}
+
+int hs_diff_new(const hs_census *before, const hs_census *after,
+                const hs_diff_options *opt, const hs_allocator *alloc,
+                hs_diff **out, hs_error *err)
+{
+    *out = NULL;
+    hs_diff_options def;
+    if (!opt) {
+        hs_diff_options_init(&def);
+        opt = &def;
+    }
+    const hs_census *c[2] = {before, after};
+    int st = check_pair(c, opt, err);
+    if (st != HS_OK)
+        return st;
+    hs_allocator store;
+    const hs_allocator *a = hs_alloc_copy(&store, alloc);
+    hs_diff *d = hs_calloc(a, 1, sizeof *d);
+    if (!d) {
+        set_error(err, HS_ERR_NOMEM, 0, "out of memory");
+        return HS_ERR_NOMEM;
+    }
+    d->alloc = hs_alloc_copy(&d->alloc_store, alloc);
+    st = init_diff(d, before, after, opt);
+    for (int k = 0; k < 2 && st == HS_OK; k++)
+        st = run_figures(d, k, opt->from_ns[k], opt->to_ns[k]);
+    if (st == HS_OK && d->normalize)
+        st = mark_exact(d);
+    if (st == HS_OK && !d->normalize)
+        for (size_t k = 0; k < d->nbands; k++)
+            d->exact[k] = true;
+    if (st == HS_OK)
+        st = finish_bands(d);
+    if (st != HS_OK) {
+        set_error(err, st, 0, "%s", hs_strerror(st));
+        hs_diff_free(d);
+        return st;
+    }
+    *out = d;
+    return HS_OK;
+}
+
+void hs_diff_free(hs_diff *d)
+{
+    if (!d)
+        return;
+    const hs_allocator *a = d->alloc;
+    hs_intern_free(&d->keys);
+    hs_free(a, d->bands);
+    hs_free(a, d->seen);
+    hs_free(a, d->exact);
+    hs_free(a, d->name_buf);
+    hs_free(a, d->key_of_band[0]);
+    hs_free(a, d->key_of_band[1]);
+    hs_free(a, d->rank_of_key);
+    hs_free(a, d->input[0]);
+    hs_free(a, d->input[1]);
+    hs_free(a, d->from_marker);
+    hs_free(a, d->to_marker);
+    hs_free(a, d);
+}
+
+const hs_diff_run *hs_diff_get_run(const hs_diff *d, int which)
+{
+    return which == HS_DIFF_AFTER ? &d->run[1] : &d->run[0];
+}
+
+size_t hs_diff_band_count(const hs_diff *d) { return d->nbands; }
+
+const hs_diff_band *hs_diff_band_at(const hs_diff *d, size_t i)
+{
+    return i < d->nbands ? &d->bands[i] : NULL;
+}
+
+size_t hs_diff_normalized_matches(const hs_diff *d)
+{
+    return d->normalized_matches;
+}
+
+uint32_t hs_diff_breakdown(const hs_diff *d) { return d->breakdown; }
+
+const hs_census *hs_diff_census(const hs_diff *d, int which)
+{
+    return d->census[which == HS_DIFF_AFTER];
+}
+
+const char *hs_diff_from_marker(const hs_diff *d) { return d->from_marker; }
+const char *hs_diff_to_marker(const hs_diff *d) { return d->to_marker; }
+
+size_t hs__diff_band_of(const hs_diff *d, int which, size_t census_band)
+{
+    const uint32_t *map = d->key_of_band[which == HS_DIFF_AFTER];
+    if (census_band >= hs_census_band_count(d->census[which == HS_DIFF_AFTER]))
+        return SIZE_MAX;
+    uint32_t key = map[census_band];
+    return key < d->nkeys ? d->rank_of_key[key] : SIZE_MAX;
+}
+
+const hs_allocator *hs__diff_allocator(const hs_diff *d) { return d->alloc; }
+
+hs_diff_order hs_diff_get_order(const hs_diff *d) { return d->order; }
+
+bool hs_diff_is_normalized(const hs_diff *d) { return d->normalize; }
