@@ -1,0 +1,196 @@
+/*
+ * heapscope watch: what it writes besides status lines. The -d report set
+ * (the files `heapscope report` writes, each replaced atomically, so a
+ * reader always finds complete files) and the snapshots the HTTP server
+ * hands out. Both are rendered on the reader's thread, which owns the
+ * census.
+ */
+#include "watch.h"
+#include "report_dir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *watch_run_name(const watch *w)
+{
+    size_t n = strlen(w->base) + 32;
+    char *s = malloc(n);
+    if (!s)
+        return NULL;
+    if (w->run <= 1)
+        snprintf(s, n, "%s", w->base);
+    else
+        snprintf(s, n, "%s-run%u", w->base, w->run);
+    return s;
+}
+
+/* The stream's GC summary so far as JSON, for the page's GC tab (the
+ * page takes it as text: renderers do not depend on the summary). A
+ * summary without GC events gives none, as report's does. */
+static void summary_json(watch *w, hs_membuf *m)
+{
+    hs_summary *sum = hs_live_summary(w->live);
+    if (strcmp(w->state, "running") == 0)
+        hs_summary_snapshot(sum);
+    hs_sink s = hs_membuf_sink(m);
+    const hs_summary_stats *st = hs_summary_get_stats(sum);
+    bool none = strcmp(w->state, "running") == 0
+        ? !(st->has_gc || st->has_allocated || st->has_heap_size ||
+            st->has_live || st->has_pauses)
+        : hs_summary_error(sum)->code == HS_ERR_NO_DATA;
+    if (none || hs_summary_render_json(sum, &s) != HS_OK)
+        hs_membuf_free(m);
+}
+
+/* `heapscope report`'s set, as it writes it (report_dir.c), with the
+ * stream's own GC summary for the page. */
+int watch_write_dir(watch *w, bool final)
+{
+    const hs_census *c = hs_live_census(w->live);
+    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c))
+        return EXIT_OK; /* nothing yet; the caller says so at the end */
+    char *name = watch_run_name(w);
+    if (!name)
+        return EXIT_INTERNAL;
+    hs_membuf gc = {0};
+    summary_json(w, &gc);
+    report_set set = {.dir = w->dir, .base = name, .input = w->spec,
+                      .bands = 15, .gc_json = gc.data,
+                      .quiet = !final || w->json};
+    int rc = report_dir_write(c, &set);
+    hs_membuf_free(&gc);
+    free(name);
+    if (rc && !final)
+        cli_warnf("the report in %s is not updated this time; its previous "
+                  "files stay", w->dir);
+    return final ? rc : EXIT_OK;
+}
+
+/* --- HTTP snapshots --------------------------------------------------- */
+
+/* Before the first census: the status, fetched every second, until
+ * there is a census for the interactive page to show. */
+static const char live_page[] =
+    "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+    "<title>heapscope watch</title>\n<style>body{font:14px system-ui,"
+    "sans-serif;margin:1em 2em}#err{color:#b00;font-weight:bold}"
+    "dl{display:grid;grid-template-columns:max-content "
+    "auto;gap:.2em 1em}dt{color:#555}dd{margin:0}</style></head><body>\n"
+    "<h1>heapscope watch</h1>\n<p id=\"err\"></p><dl id=\"status\">"
+    "<dt>state</dt><dd>waiting for the first census</dd></dl>\n"
+    "<p><a href=\"/metrics\">metrics</a> &middot; <a href=\"/census.csv\">"
+    "census.csv</a> &middot; <a href=\"/summary.json\">summary.json</a></p>\n"
+    "<script>\n"
+    "function b(v){if(v==null)return'-';const u=['B','KiB','MiB','GiB',"
+    "'TiB'];let k=0;while(v>=1024&&k<4){v/=1024;k++;}"
+    "return(k?v.toFixed(1):v)+' '+u[k];}\n"
+    "function show(s){const rows=[['state',s.state],"
+    "['elapsed',s.elapsed_s.toFixed(1)+' s'],['heap',b(s.heap_size_bytes)],"
+    "['live',b(s.live_bytes)],['allocation',b(s.alloc_rate_bytes_per_s)+"
+    "'/s'],['collections',s.collections.join(' + ')||'-'],"
+    "['longest pause',(s.max_pause_s*1e3).toFixed(1)+' ms'],"
+    "['censuses',s.samples]];if(s.census)rows.push(['last census',"
+    "b(s.census.total_bytes)+': '+s.census.top.map(t=>t.band+' '+b(t.bytes))"
+    ".join(', ')]);if(s.merged_before_s!=null)rows.push(['merged',"
+    "'censuses before '+s.merged_before_s.toFixed(1)+' s, into buckets of "
+    "their maxima']);const dl=document.getElementById('status');"
+    "dl.replaceChildren();for(const[k,v]of rows){const dt=document."
+    "createElement('dt'),dd=document.createElement('dd');dt.textContent=k;"
+    "dd.textContent=String(v);dl.append(dt,dd);}}\n"
+    "async function tick(){try{const r=await fetch('/status.json');"
+    "if(r.ok){const s=await r.json();show(s);"
+    "document.getElementById('err').textContent=s.error||'';"
+    "if(s.samples>0){location.reload();return;}}"
+    "}catch(e){}setTimeout(tick,1000);}tick();\n"
+    "</script></body></html>\n";
+
+/* The status object with the stream's error added for the page. */
+static int render_status(watch *w, hs_sink *out)
+{
+    hs_live_metrics m;
+    if (hs_live_metrics_get(w->live, &m) != HS_OK)
+        memset(&m, 0, sizeof m);
+    hs_membuf line = {0};
+    hs_sink ls = hs_membuf_sink(&line);
+    int st = hs_live_render_json(w->live, &m, w->state, &ls);
+    if (st == HS_OK && w->error[0] && line.len > 2) {
+        /* replace the closing "}\n" by the error member */
+        st = hs_sink_write(out, line.data, line.len - 2);
+        if (!st)
+            st = hs_sink_printf(out, ",\"error\":\"");
+        for (const char *p = w->error; !st && *p; p++)
+            st = *p == '"' || *p == '\\' ? hs_sink_printf(out, "\\%c", *p)
+                 : (unsigned char)*p < 0x20 ? hs_sink_printf(out, " ")
+                                            : hs_sink_write(out, p, 1);
+        if (!st)
+            st = hs_sink_printf(out, "\"}\n");
+    } else if (st == HS_OK) {
+        st = hs_sink_write(out, line.data, line.len);
+    }
+    hs_membuf_free(&line);
+    return st;
+}
+
+static int render_snap(watch *w, hs_live_snap kind, hs_sink *out)
+{
+    hs_census *c = hs_live_census(w->live);
+    hs_live_metrics m;
+    switch (kind) {
+    case HS_SNAP_PAGE:
+    case HS_SNAP_DATA: {
+        /* The interactive page once there is a census to show; before
+         * that a page that waits for one and then reloads. */
+        if (!hs_census_sample_count(c) && !hs_census_tprof_count(c))
+            return kind == HS_SNAP_PAGE
+                       ? hs_sink_write(out, live_page, sizeof live_page - 1)
+                       : HS_ERR_NO_DATA;
+        hs_page_options po;
+        hs_page_options_init(&po);
+        po.input = w->spec;
+        po.live_url = "/data.json";
+        po.live_interval_ms = (unsigned)(w->interval * 1000);
+        hs_membuf gc = {0};
+        summary_json(w, &gc);
+        po.gc_json = gc.data;
+        int st = kind == HS_SNAP_PAGE ? hs_render_page(c, &po, out)
+                                      : hs_render_page_data(c, &po, out);
+        hs_membuf_free(&gc);
+        return st;
+    }
+    case HS_SNAP_METRICS:
+        if (hs_live_metrics_get(w->live, &m) != HS_OK)
+            return HS_ERR_NO_DATA;
+        return hs_live_render_prometheus(w->live, &m, out, w->top);
+    case HS_SNAP_CSV:
+        return hs_render_csv(c, out, HS_CSV_LONG);
+    case HS_SNAP_SUMMARY:
+        if (strcmp(w->state, "running") == 0)
+            hs_summary_snapshot(hs_live_summary(w->live));
+        return hs_summary_render_json(hs_live_summary(w->live), out);
+    case HS_SNAP_CHART: {
+        hs_chart_options co;
+        hs_chart_options_init(&co);
+        return hs_chart_available() ? hs_render_chart(c, out, &co)
+                                    : HS_ERR_NO_DATA;
+    }
+    case HS_SNAP_STATUS:
+        return render_status(w, out);
+    default:
+        return HS_ERR_INVALID;
+    }
+}
+
+void watch_serve(watch *w, unsigned wanted)
+{
+    for (int k = 0; k < HS_SNAP_COUNT; k++) {
+        if (!(wanted & (1u << k)))
+            continue;
+        hs_membuf m = {0};
+        hs_sink s = hs_membuf_sink(&m);
+        /* A snapshot that cannot be rendered (no samples yet) is left
+         * unpublished: the client gets the previous one, or 503. */
+        if (render_snap(w, (hs_live_snap)k, &s) == HS_OK)
+            hs_live_server_publish(w->srv, (hs_live_snap)k, m.data, m.len);
+        hs_membuf_free(&m);
+    }
+}

@@ -1,0 +1,308 @@
+/*
+ * The state of a followed stream: one reader, fed whatever bytes arrive,
+ * hands every event to the census and the GC summary in stream order, the
+ * same two consumers the batch commands use, so the final census and
+ * summary of a stream equal the batch ones for the same bytes.
+ *
+ * The figures of a status line that neither keeps as a "latest value"
+ * (heap size, live bytes, blocks) are noted here per event; everything
+ * else is read from the census and a summary snapshot when asked.
+ */
+#include "heapscope/live.h"
+#include "common/internal.h"
+#include "census/census_compact.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The entry budget of compaction, per sample of max_samples: room for
+ * that many bands in every sample before merging starts early. */
+#define ENTRIES_PER_SAMPLE 64
+
+struct hs_live {
+    hs_allocator alloc_store;
+    const hs_allocator *alloc;
+    hs_reader *reader;
+    hs_census *census;
+    hs_summary *summary;
+    int status;              /* HS_OK, HS_DONE, or the sticky error */
+    bool finished;
+    hs_error err;
+    uint64_t bytes;
+
+    /* latest values of the heap lines (the census keeps every point, but
+     * may merge old ones; the newest is what a status line shows) */
+    bool has_heap_size, has_live, has_blocks;
+    uint64_t heap_size, live, blocks;
+
+    /* heap samples known complete: every sample before an open one */
+    size_t complete_samples;
+
+    size_t compact_max, compact_keep;
+    hs_census_compaction compaction;
+
+    /* two (time, allocated) bases of the allocation rate */
+    bool rate_n;
+    uint64_t rate_t[2], rate_a[2];
+};
+
+hs_live *hs_live_new(void) { return hs_live_new_with(NULL); }
+
+hs_live *hs_live_new_with(const hs_allocator *alloc)
+{
+    hs_live *l = hs_calloc(alloc, 1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->alloc = hs_alloc_copy(&l->alloc_store, alloc);
+    l->reader = hs_reader_new();
+    l->census = hs_census_new_with(l->alloc);
+    l->summary = hs_summary_new();
+    if (!l->reader || !l->census || !l->summary) {
+        hs_live_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+void hs_live_free(hs_live *l)
+{
+    if (!l)
+        return;
+    hs_reader_free(l->reader);
+    hs_census_free(l->census);
+    hs_summary_free(l->summary);
+    hs_free(l->alloc, l);
+}
+
+void hs_live_set_name_limit(hs_live *l, unsigned limit)
+{
+    hs_census_set_name_limit(l->census, limit);
+}
+
+void hs_live_set_compaction(hs_live *l, size_t max_samples, size_t keep_recent)
+{
+    if (max_samples && keep_recent >= max_samples)
+        keep_recent = max_samples / 2;
+    l->compact_max = max_samples;
+    l->compact_keep = keep_recent;
+}
+
+hs_census *hs_live_census(const hs_live *l) { return l->census; }
+hs_summary *hs_live_summary(const hs_live *l) { return l->summary; }
+const hs_error *hs_live_error(const hs_live *l) { return &l->err; }
+
+static int fail(hs_live *l, const hs_error *e)
+{
+    l->err = *e;
+    l->status = e->code < 0 ? e->code : HS_ERR_INVALID;
+    return l->status;
+}
+
+/* A census is complete when the next one begins or its SAMPLE_END comes
+ * (GHC 8.2/8.4 write no SAMPLE_END). Compaction runs only then, between
+ * samples, never under an open one. */
+static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
+{
+    size_t n = hs_census_sample_count(l->census);
+    if (before) {
+        if (ev->tag == HS_EV_HEAP_PROF_SAMPLE_BEGIN)
+            l->complete_samples = n;
+        return HS_OK;
+    }
+    if (ev->tag != HS_EV_HEAP_PROF_SAMPLE_END)
+        return HS_OK;
+    l->complete_samples = n;
+    /* Bands x samples is what grows: the entry budget bounds memory
+     * whatever the number of bands (16 bytes an entry). */
+    if (l->compact_max && (n >= l->compact_max ||
+                           hs__census_entry_count(l->census) >=
+                               l->compact_max * ENTRIES_PER_SAMPLE)) {
+        size_t max = n < l->compact_max ? n : l->compact_max;
+        size_t keep = l->compact_keep < max / 2 ? l->compact_keep : max / 2;
+        int st = hs__census_compact(l->census, &l->compaction, max, keep);
+        if (st < 0)
+            return st;
+        l->complete_samples = hs_census_sample_count(l->census);
+    }
+    return HS_OK;
+}
+
+static void note_lines(hs_live *l, const hs_event *ev)
+{
+    if (!ev->known)
+        return;
+    switch (ev->tag) {
+    case HS_EV_HEAP_SIZE:
+        l->has_heap_size = true;
+        l->heap_size = ev->u.heap.bytes;
+        break;
+    case HS_EV_HEAP_LIVE:
+        l->has_live = true;
+        l->live = ev->u.heap.bytes;
+        break;
+    case HS_EV_BLOCKS_SIZE:
+        l->has_blocks = true;
+        l->blocks = ev->u.heap.bytes;
+        break;
+    default:
+        break;
+    }
+}
+
+static int take_event(hs_live *l, const hs_event *ev)
+{
+    int st = note_sample_edges(l, ev, true);
+    if (!st)
+        st = hs_census_add_event(l->census, ev);
+    if (st) {
+        hs_error e = *hs_census_error(l->census);
+        e.code = st;
+        return fail(l, &e);
+    }
+    if ((st = hs_summary_add(l->summary, ev)) != HS_OK)
+        return fail(l, hs_summary_error(l->summary));
+    note_lines(l, ev);
+    if ((st = note_sample_edges(l, ev, false)) != HS_OK) {
+        hs_error e = {.code = st, .offset = ev->offset,
+                      .event_index = ev->index};
+        snprintf(e.message, sizeof e.message,
+                 "out of memory while merging old samples");
+        return fail(l, &e);
+    }
+    return HS_OK;
+}
+
+int hs_live_feed(hs_live *l, const void *data, size_t len)
+{
+    if (l->status)
+        return l->status;
+    if (l->finished)
+        return HS_ERR_MISUSE;
+    l->bytes += len;
+    int st = hs_reader_feed(l->reader, data, len);
+    hs_event ev;
+    while (st >= 0 && (st = hs_reader_next(l->reader, &ev)) == HS_EVENT)
+        if (take_event(l, &ev) != HS_OK)
+            return l->status;
+    if (st == HS_DONE)
+        return l->status = HS_DONE;
+    if (st < 0)
+        return fail(l, hs_reader_error(l->reader));
+    return HS_OK;
+}
+
+int hs_live_finish(hs_live *l)
+{
+    if (l->finished)
+        return HS_ERR_MISUSE;
+    l->finished = true;
+    if (l->status < 0)
+        return l->status;
+    int st = hs_reader_finish(l->reader);
+    if (st < 0)
+        return fail(l, hs_reader_error(l->reader));
+    if (st == HS_TRUNCATED)
+        l->err = *hs_reader_error(l->reader);
+    int cs = hs_census_finish(l->census, st == HS_DONE);
+    if (cs < 0)
+        return fail(l, hs_census_error(l->census));
+    if (st == HS_TRUNCATED)
+        hs__census_live_fold_cut(l->census, &l->err);
+    /* A log without GC events still has its census: the summary's
+     * HS_ERR_NO_DATA is for its own renderers to say. */
+    int ss = hs_summary_finish(l->summary);
+    if (ss < 0 && ss != HS_ERR_NO_DATA)
+        return fail(l, hs_summary_error(l->summary));
+    l->complete_samples = hs_census_sample_count(l->census);
+    return l->status = st;
+}
+
+/* --- figures ------------------------------------------------------------ */
+
+static void top_bands(const hs_live *l, hs_live_metrics *m)
+{
+    if (!l->complete_samples)
+        return;
+    size_t i = l->complete_samples - 1;
+    const hs_census_entry *e;
+    size_t n = hs_census_sample_entries(l->census, i, &e);
+    m->census_time_ns = hs_census_sample_time(l->census, i);
+    m->census_total = hs_census_sample_total(l->census, i);
+    for (size_t k = 0; k < n; k++) {
+        size_t at = m->n_top;
+        while (at > 0 && m->top_bytes[at - 1] < e[k].bytes)
+            at--;
+        if (at >= HS_LIVE_TOP_BANDS)
+            continue;
+        size_t last = m->n_top < HS_LIVE_TOP_BANDS ? m->n_top
+                                                   : HS_LIVE_TOP_BANDS - 1;
+        for (size_t j = last; j > at; j--) {
+            m->top_band[j] = m->top_band[j - 1];
+            m->top_bytes[j] = m->top_bytes[j - 1];
+        }
+        m->top_band[at] = e[k].band;
+        m->top_bytes[at] = e[k].bytes;
+        if (m->n_top < HS_LIVE_TOP_BANDS)
+            m->n_top++;
+    }
+}
+
+static void gc_figures(hs_live *l, hs_live_metrics *m)
+{
+    const hs_summary_stats *s = hs_summary_get_stats(l->summary);
+    m->has_allocated = s->has_allocated;
+    m->allocated = s->allocated_bytes;
+    m->n_gens = s->n_gens < HS_LIVE_MAX_GENS ? s->n_gens : HS_LIVE_MAX_GENS;
+    for (uint32_t g = 0; g < s->n_gens; g++) {
+        if (g < HS_LIVE_MAX_GENS) {
+            m->collections[g] = s->gens[g].collections;
+            m->pause_ns[g] = s->gens[g].elapsed_ns;
+        }
+        if (s->gens[g].max_pause_ns > m->max_pause_ns)
+            m->max_pause_ns = s->gens[g].max_pause_ns;
+    }
+    /* The rate over the last one to two seconds of the program's clock,
+     * whoever asks how often: two bases, the newer moved on each second. */
+    uint64_t t = m->elapsed_ns;
+    if (!l->rate_n || t >= l->rate_t[1] + 1000000000u) {
+        l->rate_t[0] = l->rate_n ? l->rate_t[1] : t;
+        l->rate_a[0] = l->rate_n ? l->rate_a[1] : m->allocated;
+        l->rate_t[1] = t;
+        l->rate_a[1] = m->allocated;
+        l->rate_n = true;
+    }
+    if (l->finished) { /* the end: the average over the whole run */
+        m->alloc_rate = t ? (double)m->allocated / ((double)t / 1e9) : 0;
+        return;
+    }
+    if (t > l->rate_t[0] && m->allocated >= l->rate_a[0])
+        m->alloc_rate = (double)(m->allocated - l->rate_a[0]) /
+                        ((double)(t - l->rate_t[0]) / 1e9);
+}
+
+int hs_live_metrics_get(hs_live *l, hs_live_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!l->finished) {
+        int st = hs_summary_snapshot(l->summary);
+        if (st < 0)
+            return st;
+    }
+    const hs_census_info *in = hs_census_get_info(l->census);
+    m->bytes = l->bytes;
+    m->events = in->events;
+    m->elapsed_ns = in->end_time_ns;
+    m->has_heap_size = l->has_heap_size;
+    m->heap_size = l->heap_size;
+    m->has_live = l->has_live;
+    m->live = l->live;
+    m->has_blocks = l->has_blocks;
+    m->blocks = l->blocks;
+    gc_figures(l, m);
+    m->samples = l->complete_samples;
+    top_bands(l, m);
+    m->markers = hs_census_marker_count(l->census);
+    m->compacted = l->compaction.buckets > 0;
+    m->compacted_until_ns = l->compaction.until_ns;
+    return HS_OK;
+}

@@ -1,0 +1,306 @@
+/*
+ * Tests of the live part of the library (include/heapscope/live.h): a
+ * stream fed in chunks of any size gives the census and summary the batch
+ * loader gives, snapshots before the end agree with the finished figures,
+ * compaction keeps each band's maximum and bounds the census, the
+ * Prometheus text escapes label values, and the census request's bytes.
+ */
+#include <heapscope/heapscope.h>
+
+#include "evwriter.h"
+#include "testutil.h"
+
+#include <CUnit/Basic.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- helpers ------------------------------------------------------- */
+
+static char *render_csv(const hs_census *c)
+{
+    hs_membuf m = {0};
+    hs_sink s = hs_membuf_sink(&m);
+    CU_ASSERT_EQUAL(hs_render_csv(c, &s, HS_CSV_LONG), HS_OK);
+    return m.data ? m.data : strdup("");
+}
+
+static char *render_summary(const hs_summary *sm)
+{
+    hs_membuf m = {0};
+    hs_sink s = hs_membuf_sink(&m);
+    CU_ASSERT_EQUAL(hs_summary_render_json(sm, &s), HS_OK);
+    return m.data ? m.data : strdup("");
+}
+
+/* Feeds data in chunks of `chunk` bytes; returns hs_live_finish()'s. */
+static int feed_all(hs_live *l, const uint8_t *data, size_t len, size_t chunk)
+{
+    for (size_t off = 0; off < len; off += chunk) {
+        size_t n = len - off < chunk ? len - off : chunk;
+        int st = hs_live_feed(l, data + off, n);
+        if (st != HS_OK)
+            break;
+    }
+    return hs_live_finish(l);
+}
+
+static uint8_t *sample_log(const char *name, size_t *len)
+{
+    const char *dir = tu_samples_dir();
+    if (!dir)
+        return NULL;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return tu_slurp(path, len);
+}
+
+/* ---- a stream gives what the batch loader gives ---------------------- */
+
+static void test_chunks_equal_batch(void)
+{
+    size_t len;
+    uint8_t *data = sample_log("leak-hc.eventlog", &len);
+    if (!data)
+        return;
+    hs_census *batch = hs_census_new();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/leak-hc.eventlog", tu_samples_dir());
+    int fd = open(path, O_RDONLY);
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_census_load_fd(batch, fd, &err), HS_OK);
+    close(fd);
+    char *want = render_csv(batch);
+    static const size_t chunks[] = {1, 2, 3, 5, 7, 4096, 1 << 20};
+    for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+        hs_live *l = hs_live_new();
+        CU_ASSERT_EQUAL(feed_all(l, data, len, chunks[i]), HS_DONE);
+        char *got = render_csv(hs_live_census(l));
+        CU_ASSERT_STRING_EQUAL(got, want);
+        free(got);
+        hs_live_free(l);
+    }
+    free(want);
+    hs_census_free(batch);
+    free(data);
+}
+
+/* A summary snapshot after the last event equals the finished summary,
+ * and snapshots along the way never disturb the final figures. */
+static void test_snapshot_equals_finish(void)
+{
+    size_t len;
+    uint8_t *data = sample_log("markers-hc.eventlog", &len);
+    if (!data)
+        return;
+    hs_live *quiet = hs_live_new(), *busy = hs_live_new();
+    CU_ASSERT_EQUAL(feed_all(quiet, data, len, 1 << 20), HS_DONE);
+    hs_live_metrics m;
+    uint32_t prev_gc = 0;
+    for (size_t off = 0; off < len; off += 10000) {
+        size_t n = len - off < 10000 ? len - off : 10000;
+        hs_live_feed(busy, data + off, n);
+        CU_ASSERT_EQUAL(hs_live_metrics_get(busy, &m), HS_OK);
+        CU_ASSERT(m.n_gens == 0 || m.collections[0] >= prev_gc);
+        prev_gc = m.n_gens ? m.collections[0] : 0;
+    }
+    char *snap = render_summary(hs_live_summary(busy));
+    CU_ASSERT_EQUAL(hs_live_finish(busy), HS_DONE);
+    char *a = render_summary(hs_live_summary(quiet));
+    char *b = render_summary(hs_live_summary(busy));
+    CU_ASSERT_STRING_EQUAL(a, b);
+    CU_ASSERT_STRING_EQUAL(snap, b);
+    free(snap);
+    free(a);
+    free(b);
+    hs_live_free(quiet);
+    hs_live_free(busy);
+    free(data);
+}
+
+static void test_truncated_and_malformed(void)
+{
+    size_t len;
+    uint8_t *data = sample_log("leak-hc.eventlog", &len);
+    if (!data)
+        return;
+    hs_live *l = hs_live_new();
+    CU_ASSERT_EQUAL(feed_all(l, data, len - 1000, 333), HS_TRUNCATED);
+    CU_ASSERT_EQUAL(hs_live_error(l)->code, HS_TRUNCATED);
+    hs_live_free(l);
+    /* zeros end the event cut at 100000, then text where tags should be */
+    memset(data + 100000, 0, 13);
+    memset(data + 100013, 'x', 187);
+    l = hs_live_new();
+    int st = HS_OK;
+    for (size_t off = 0; off < len && st == HS_OK; off += 4096)
+        st = hs_live_feed(l, data + off, len - off < 4096 ? len - off : 4096);
+    CU_ASSERT(st < 0);
+    CU_ASSERT_EQUAL(hs_live_error(l)->code, HS_ERR_UNDECLARED_TAG);
+    CU_ASSERT(hs_live_error(l)->offset >= 100000);
+    CU_ASSERT(hs_live_feed(l, data, 1) < 0); /* sticky */
+    hs_live_free(l);
+    free(data);
+}
+
+/* ---- compaction ------------------------------------------------------ */
+
+/* n samples of 3 bands; band b of sample i has bytes(i, b). */
+static uint64_t bytes_of(size_t i, unsigned b)
+{
+    return 1000 * (b + 1) + (i * 37 + b * 11) % 97;
+}
+
+static uint8_t *synthetic(size_t n, const char *label2, size_t *len)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 0, 1000000, HS_BREAKDOWN_CLOSURE_TYPE);
+    const char *labels[3] = {"a", "b", label2};
+    for (size_t i = 0; i < n; i++) {
+        uint64_t t = (i + 1) * 1000000;
+        evw_sample_begin(&w, t, i);
+        for (unsigned b = 0; b < 3; b++)
+            evw_sample_string(&w, t, bytes_of(i, b), labels[b]);
+        evw_sample_end(&w, t, i);
+    }
+    evw_data_end(&w);
+    *len = w.len;
+    return w.data;
+}
+
+static void test_compaction_keeps_maxima(void)
+{
+    size_t len, n = 1000;
+    uint8_t *data = synthetic(n, "c", &len);
+    hs_live *l = hs_live_new();
+    hs_live_set_compaction(l, 64, 16);
+    CU_ASSERT_EQUAL(feed_all(l, data, len, 4096), HS_DONE);
+    const hs_census *c = hs_live_census(l);
+    size_t ns = hs_census_sample_count(c);
+    CU_ASSERT(ns <= 64);
+    CU_ASSERT(ns >= 16);
+    hs_live_metrics m;
+    hs_live_metrics_get(l, &m);
+    CU_ASSERT(m.compacted);
+    /* Every bucket holds each band's maximum over the raw samples from
+     * its time to the next bucket's; the latest samples are raw. */
+    for (size_t k = 0; k < ns; k++) {
+        uint64_t t0 = hs_census_sample_time(c, k);
+        uint64_t t1 = k + 1 < ns ? hs_census_sample_time(c, k + 1) : UINT64_MAX;
+        const hs_census_entry *e;
+        size_t ne = hs_census_sample_entries(c, k, &e);
+        CU_ASSERT_EQUAL(ne, 3);
+        for (size_t j = 0; j < ne; j++) {
+            uint64_t want = 0;
+            for (size_t i = t0 / 1000000 - 1; i < n && (i + 1) * 1000000 < t1; i++)
+                if (bytes_of(i, e[j].band) > want)
+                    want = bytes_of(i, e[j].band);
+            CU_ASSERT_EQUAL(e[j].bytes, want);
+        }
+    }
+    CU_ASSERT_EQUAL(hs_census_sample_time(c, ns - 1), n * 1000000);
+    CU_ASSERT(m.compacted_until_ns <= (n - 16 + 1) * 1000000);
+    /* The peaks survive. */
+    hs_band_stats st[3];
+    CU_ASSERT_EQUAL(hs_census_band_stats(c, st), HS_OK);
+    for (unsigned b = 0; b < 3; b++) {
+        uint64_t peak = 0;
+        for (size_t i = 0; i < n; i++)
+            if (bytes_of(i, b) > peak)
+                peak = bytes_of(i, b);
+        CU_ASSERT_EQUAL(st[b].peak_bytes, peak);
+    }
+    hs_live_free(l);
+    free(data);
+}
+
+static void test_no_compaction_by_default(void)
+{
+    size_t len;
+    uint8_t *data = synthetic(300, "c", &len);
+    hs_live *l = hs_live_new();
+    CU_ASSERT_EQUAL(feed_all(l, data, len, 100), HS_DONE);
+    CU_ASSERT_EQUAL(hs_census_sample_count(hs_live_census(l)), 300);
+    hs_live_free(l);
+    free(data);
+}
+
+/* ---- text for machines ------------------------------------------------ */
+
+static void test_prometheus_escapes_labels(void)
+{
+    size_t len;
+    uint8_t *data = synthetic(5, "we\"ird\\na\nme", &len);
+    hs_live *l = hs_live_new();
+    CU_ASSERT_EQUAL(feed_all(l, data, len, 7), HS_DONE);
+    hs_live_metrics m;
+    CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
+    CU_ASSERT_EQUAL(m.samples, 5);
+    CU_ASSERT_EQUAL(m.n_top, 3);
+    CU_ASSERT(m.top_bytes[0] >= m.top_bytes[1]);
+    CU_ASSERT(m.top_bytes[1] >= m.top_bytes[2]);
+    hs_membuf out = {0};
+    hs_sink s = hs_membuf_sink(&out);
+    CU_ASSERT_EQUAL(hs_live_render_prometheus(l, &m, &s, 2), HS_OK);
+    char want[128];
+    snprintf(want, sizeof want,
+             "heapscope_census_band_bytes{band=\"we\\\"ird\\\\na\\nme\"} %llu\n",
+             (unsigned long long)bytes_of(4, 2));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out.data, want));
+    CU_ASSERT_PTR_NULL(strstr(out.data, "{band=\"a\"}")); /* top 2 only */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "heapscope_census_samples 5\n"));
+    hs_membuf_free(&out);
+    s = hs_membuf_sink(&out);
+    CU_ASSERT_EQUAL(hs_live_render_json(l, &m, "done", &s), HS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "\"band\":\"we\\\"ird\\\\na\\u000ame\""));
+    CU_ASSERT_EQUAL(strchr(out.data, '\n'), out.data + out.len - 1);
+    hs_membuf_free(&out);
+    hs_live_free(l);
+    free(data);
+}
+
+static void test_census_request_bytes(void)
+{
+    const uint8_t *msg;
+    size_t n = hs_live_census_request_bytes(&msg);
+    static const uint8_t want[] = "\xF0\x9E\x97\x8C\x00\x0F" "eventlog-socket"
+                                  "\x05";
+    CU_ASSERT_EQUAL(n, 22);
+    CU_ASSERT_EQUAL(memcmp(msg, want, 22), 0);
+}
+
+static void test_source_specs(void)
+{
+    hs_error err;
+    CU_ASSERT_PTR_NULL(hs_live_source_open("tcp:nohost", NULL, &err));
+    CU_ASSERT_EQUAL(err.code, HS_ERR_INVALID);
+    CU_ASSERT_PTR_NULL(hs_live_source_open("/nonexistent/x", NULL, &err));
+    CU_ASSERT_EQUAL(err.code, HS_ERR_IO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/x: cannot open"));
+    CU_ASSERT_PTR_NULL(hs_live_source_open("unix:/nonexistent/sock", NULL,
+                                           &err));
+    CU_ASSERT_EQUAL(err.code, HS_ERR_IO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cannot connect"));
+}
+
+int main(void)
+{
+    static const tu_test tests[] = {
+        {"chunks of any size give the batch census", test_chunks_equal_batch},
+        {"snapshots agree with the finished summary",
+         test_snapshot_equals_finish},
+        {"truncated and malformed streams", test_truncated_and_malformed},
+        {"compaction keeps each band's maximum", test_compaction_keeps_maxima},
+        {"no compaction unless asked", test_no_compaction_by_default},
+        {"Prometheus and JSON escape band names",
+         test_prometheus_escapes_labels},
+        {"requestHeapCensus bytes", test_census_request_bytes},
+        {"source specs and their errors", test_source_specs},
+        {NULL, NULL},
+    };
+    return tu_main("live", NULL, NULL, tests);
+}
