@@ -7,6 +7,7 @@
 
 #include <heapscope/heapscope.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Exit codes, documented in --help and the README. */
@@ -45,18 +46,37 @@ typedef struct cli_parsed {
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *table,
               const char *help, cli_parsed *out);
 
+/*
+ * Messages. Every line the program writes to stderr goes through
+ * cli_vprint, which shows control bytes and invalid UTF-8 as \xHH, so a
+ * name from the input cannot drive the terminal.
+ */
+void cli_vprint(const char *prefix, const char *fmt, va_list ap);
+
 /* Prints "heapscope: MSG" to stderr. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "heapscope: warning: MSG" to stderr. */
 void cli_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Prints "MSG" (a continuation line, e.g. of a list) to stderr. */
+void cli_linef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* How messages name an input ("<stdin>" for "-") and an output
+ * ("standard output" for "-" or NULL). */
+const char *cli_input_name(const char *path);
+const char *cli_output_name(const char *path);
+
 /*
  * Prints an error or warning record for input `file` with its location
  * (byte offset, event index or line) and returns the exit code that fits
- * the record's code.
+ * the record: a log cut inside its header gives EXIT_NO_DATA.
  */
 int cli_report(const char *file, const hs_error *err);
+
+/* Prints an output's error record (its message names the output) and
+ * returns the exit code that fits it (EXIT_IO, EXIT_INTERNAL for NOMEM). */
+int cli_report_output(const hs_error *err);
 
 /* The exit code for a library status code. */
 int cli_exit_code(int status);
@@ -64,6 +84,52 @@ int cli_exit_code(int status);
 /* Opens an input for reading: "-" is standard input. Returns the fd or -1
  * after printing a message. */
 int cli_open_input(const char *path);
+
+/* Writes s quoted, bytes that are not printable UTF-8 as \xHH. */
+void cli_put_str(FILE *out, hs_str s);
+
+/*
+ * `summary` of a Mono .mlpd (cmd_summary_mlpd.c). Tells an .mlpd by its
+ * first bytes: read with pread() from a file (fd unmoved), else read into
+ * first (*nfirst of them, at most 4). Returns -1 when the input is not an
+ * .mlpd, else the exit code after writing the summary (or an error: the
+ * time windows are for eventlogs).
+ */
+int cli_summary_mlpd(const char *path, int fd, bool json, const char *output,
+                     bool windowed, uint8_t first[4], size_t *nfirst);
+
+/*
+ * How an .mlpd loads (load.c): --by class|namespace|assembly, and whether
+ * samples are heap shots or allocation intervals. The setters print a
+ * usage error naming `cmd` and return false for a bad value; the next
+ * cli_load_census() applies them.
+ */
+bool cli_set_mlpd_by(const char *cmd, const char *value);
+void cli_set_mlpd_samples(hs_mlpd_samples samples);
+
+/* The .mlpd options of the census commands, as table entries, with the
+ * ids cli_mlpd_option() handles, and their help lines. */
+enum { CLI_OPT_BY = 200, CLI_OPT_SOURCE = 201 };
+#define CLI_OPT_BY_ENTRY {"by", 0, 1, CLI_OPT_BY}
+#define CLI_OPT_SOURCE_ENTRY {"source", 0, 1, CLI_OPT_SOURCE}
+#define CLI_HELP_BY \
+    "  --by class|namespace|assembly\n" \
+    "                        .mlpd: one band per class (default), namespace\n" \
+    "                        or assembly\n"
+#define CLI_HELP_SOURCE \
+    "  --source heap|alloc   .mlpd: heap shots (default), or bytes allocated\n" \
+    "                        per 10 ms interval\n"
+/* Handles option `id` when it is one of the above: returns 1 (handled),
+ * 0 (not one of them) or -1 after a usage error. */
+int cli_mlpd_option(const char *cmd, int id, const char *value);
+
+/*
+ * `events` for a Mono .mlpd (cmd_events_mlpd.c): reads fd after the n
+ * bytes already read into first, prints every event (or counts per event
+ * byte) and returns the exit code.
+ */
+int cli_events_mlpd(const char *path, int fd, const uint8_t *first,
+                    size_t n, bool count);
 
 /* Parses an unsigned integer option value; prints a usage error and
  * returns false when it is not one. */
@@ -74,6 +140,11 @@ bool cli_parse_uint(const char *cmd, const char *opt, const char *value,
 bool cli_parse_double(const char *cmd, const char *opt, const char *value,
                       double *out);
 
+/* --kind area|normalized|line and --sort size|name|stddev; false after a
+ * usage error naming cmd. */
+bool cli_parse_kind(const char *cmd, const char *v, hs_chart_kind *out);
+bool cli_parse_sort(const char *cmd, const char *v, hs_chart_sort *out);
+
 /*
  * Loads an eventlog or .hp file (told apart by content) into a new census,
  * printing warnings (truncation, undefined cost centres) to stderr.
@@ -82,30 +153,73 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *value,
  */
 int cli_load_census(const char *path, unsigned name_limit, hs_census **out);
 
+/* The end of a load with status st and error record err: the error
+ * reported (c freed), or the warnings and truncation printed and *out set
+ * to c. Returns the exit code. */
+int cli_census_loaded(const char *path, hs_census *c, int st,
+                      const hs_error *err, hs_census **out);
+
+/* Writes one output to a sink; arg carries what it writes. */
+typedef int (*cli_write_fn)(hs_sink *out, const void *arg);
+
+/*
+ * Writes one output: opens `output` (a path; "-" or NULL is standard
+ * output) through a temporary file, calls fn(sink, arg) and commits it, or
+ * on any failure removes it, so no half file is left and an existing file
+ * stays whole. When fn returns HS_ERR_NO_DATA, prints "INPUT: NO_DATA"
+ * (input is the input's path, no_data a sentence saying what is missing).
+ * Returns an exit code.
+ */
+int cli_write(const char *cmd, const char *output, cli_write_fn fn,
+              const void *arg, const char *input, const char *no_data);
+
 /* A renderer as the commands call it: arg carries its options. */
 typedef int (*cli_render_fn)(const hs_census *c, hs_sink *out,
                              const void *arg);
 
 /*
- * Writes one output: opens `output` (a path; "-" or NULL is standard
- * output) through a temporary file, renders c into it with fn(c, sink, arg)
- * and commits it, or on any failure removes it, so no half file is left.
- * When fn returns HS_ERR_NO_DATA, prints "INPUT: NO_DATA" (input is the
- * input's path, no_data a sentence saying what is missing and how to get
- * it). Returns an exit code.
+ * cli_write for a census renderer: fn(c, sink, arg). When the census has
+ * nothing to render and the log was cut short, the message says so
+ * instead of no_data's advice on how to record it.
  */
 int cli_write_output(const char *cmd, const hs_census *c, const char *output,
                      cli_render_fn fn, const void *arg, const char *input,
                      const char *no_data);
 
-/* Commands: argv[0] is the command's name. */
-int cmd_events(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_hp(int argc, char **argv);
-int cmd_csv(int argc, char **argv);
-int cmd_folded(int argc, char **argv);
-int cmd_chart(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_summary(int argc, char **argv);
+/* The one FILE of a command line, or NULL after a usage error. */
+const char *cli_one_file(const char *cmd, const cli_parsed *p);
+
+/* Option ids cli_census_command handles itself; a command's own are > 0.
+ * A command's table includes the rows of those it takes. */
+enum { CLI_OPT_OUTPUT = -1, CLI_OPT_LIMIT = -2 };
+#define CLI_OPT_OUTPUT_ROW {"output", 'o', 1, CLI_OPT_OUTPUT}
+#define CLI_OPT_LIMIT_ROW {"name-limit", 'L', 1, CLI_OPT_LIMIT}
+
+/* A command that renders one census to one output (hp, csv, folded). */
+typedef struct cli_census_cmd {
+    const char *name;                /* "hp" */
+    const char *help;                /* its --help text */
+    const cli_opt *opts;             /* its options table */
+    /* Takes one of the command's own options into *opt; returns 0 or an
+     * exit code after a message. NULL when it has none. */
+    int (*option)(void *opt, int id, const char *value);
+    /* Checks the options together after all were read; may be NULL. */
+    int (*check)(const void *opt);
+    cli_render_fn render;            /* render(census, sink, opt) */
+    /* The sentence for a census without what is asked (how to record
+     * it), given the options. */
+    const char *(*no_data)(const void *opt);
+} cli_census_cmd;
+
+/* Runs such a command: parse, load FILE, write -o (or standard output).
+ * Returns the exit code. */
+int cli_census_command(const cli_census_cmd *cmd, void *opt, int argc,
+                       char **argv);
+
+/* Commands (registered in commands.h): argv[0] is the command's name. */
+#include "commands.h"
+#define CLI_DECLARE(name, line) int cmd_##name(int argc, char **argv);
+HS_CLI_COMMANDS(CLI_DECLARE)
+#undef CLI_DECLARE
 
 #endif

@@ -15,15 +15,20 @@ static const char help[] =
     "                           breakdowns: one frame per band. N is bytes,\n"
     "                           or byte-seconds with --weight integral.\n"
     "  --source time            a time profile (+RTS -p -l): N is ticks.\n"
+    "  --source alloc           a Mono .mlpd's allocations: the backtrace,\n"
+    "                           outermost first, then the allocated class;\n"
+    "                           N is bytes, or objects with --weight count.\n"
     "\n"
     "options:\n"
     "  -o, --output OUT         write OUT (through a temporary file, renamed\n"
     "                           at the end); - or no -o: standard output\n"
-    "  --source heap|time       which profile (default heap)\n"
-    "  --weight peak|integral|last\n"
+    "  --source heap|time|alloc which profile (default heap)\n"
+    "  --weight peak|integral|last|bytes|count\n"
     "                           heap: bytes at the sample with the largest\n"
     "                           total (peak, the default), byte-seconds over\n"
-    "                           the run (integral), bytes at the last sample\n"
+    "                           the run (integral), bytes at the last sample;\n"
+    "                           alloc: bytes (the default) or count\n"
+    CLI_HELP_BY
     "  --per-capability         time: the capability as the root frame\n"
     "  -L, --name-limit N       cut band names of -hc .hp output as -L does\n"
     "                           (accepted for symmetry; frames are not cut)\n"
@@ -34,99 +39,115 @@ static const char help[] =
     "\n"
     "Exit codes: see 'heapscope --help' (4: the log has no such profile).\n";
 
-enum { OPT_OUTPUT = 1, OPT_SOURCE, OPT_WEIGHT, OPT_PER_CAP, OPT_LIMIT };
+enum { OPT_SOURCE = 1, OPT_WEIGHT, OPT_PER_CAP };
 
 static const cli_opt opts[] = {
-    {"output", 'o', 1, OPT_OUTPUT},
+    CLI_OPT_OUTPUT_ROW,
     {"source", 0, 1, OPT_SOURCE},
     {"weight", 0, 1, OPT_WEIGHT},
     {"per-capability", 0, 0, OPT_PER_CAP},
-    {"name-limit", 'L', 1, OPT_LIMIT},
+    CLI_OPT_LIMIT_ROW,
+    CLI_OPT_BY_ENTRY,
     {0, 0, 0, 0},
 };
 
-static int render_folded(const hs_census *c, hs_sink *out, const void *arg)
+/* The renderer's options and whether --weight was given. */
+typedef struct folded_args {
+    hs_folded_options fo;
+    bool weight_given;
+} folded_args;
+
+static int option(void *arg, int id, const char *v)
 {
-    return hs_render_folded(c, out, arg);
+    folded_args *a = arg;
+    switch (id) {
+    case OPT_SOURCE:
+        if (strcmp(v, "heap") == 0) {
+            a->fo.source = HS_FOLDED_HEAP;
+        } else if (strcmp(v, "time") == 0) {
+            a->fo.source = HS_FOLDED_TIME;
+        } else if (strcmp(v, "alloc") == 0) {
+            a->fo.source = HS_FOLDED_ALLOC;
+        } else {
+            cli_errorf("folded: --source takes heap, time or alloc, not "
+                       "'%s'", v);
+            return EXIT_USAGE;
+        }
+        break;
+    case OPT_WEIGHT:
+        a->weight_given = true;
+        if (strcmp(v, "peak") == 0) {
+            a->fo.weight = HS_WEIGHT_PEAK;
+        } else if (strcmp(v, "integral") == 0) {
+            a->fo.weight = HS_WEIGHT_INTEGRAL;
+        } else if (strcmp(v, "last") == 0) {
+            a->fo.weight = HS_WEIGHT_LAST;
+        } else if (strcmp(v, "bytes") == 0) {
+            a->fo.weight = HS_WEIGHT_BYTES;
+        } else if (strcmp(v, "count") == 0) {
+            a->fo.weight = HS_WEIGHT_COUNT;
+        } else {
+            cli_errorf("folded: --weight takes peak, integral, last, bytes "
+                       "or count, "
+                       "not '%s'", v);
+            return EXIT_USAGE;
+        }
+        break;
+    case OPT_PER_CAP:
+        a->fo.per_capability = true;
+        break;
+    }
+    return EXIT_OK;
 }
 
-int cmd_folded(int argc, char **argv)
+static int check(const void *arg)
 {
-    cli_parsed p;
-    int rc = cli_parse("folded", argc, argv, opts, help, &p);
-    if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    const char *output = NULL;
-    unsigned long long limit = 0;
-    hs_folded_options fo = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
-    bool weight_given = false;
-    for (int i = 0; i < p.nopts; i++) {
-        const char *v = p.opts[i].value;
-        switch (p.opts[i].id) {
-        case OPT_OUTPUT:
-            output = v;
-            break;
-        case OPT_SOURCE:
-            if (strcmp(v, "heap") == 0) {
-                fo.source = HS_FOLDED_HEAP;
-            } else if (strcmp(v, "time") == 0) {
-                fo.source = HS_FOLDED_TIME;
-            } else {
-                cli_errorf("folded: --source takes heap or time, not '%s'",
-                           v);
-                return EXIT_USAGE;
-            }
-            break;
-        case OPT_WEIGHT:
-            weight_given = true;
-            if (strcmp(v, "peak") == 0) {
-                fo.weight = HS_WEIGHT_PEAK;
-            } else if (strcmp(v, "integral") == 0) {
-                fo.weight = HS_WEIGHT_INTEGRAL;
-            } else if (strcmp(v, "last") == 0) {
-                fo.weight = HS_WEIGHT_LAST;
-            } else {
-                cli_errorf("folded: --weight takes peak, integral or last, "
-                           "not '%s'", v);
-                return EXIT_USAGE;
-            }
-            break;
-        case OPT_PER_CAP:
-            fo.per_capability = true;
-            break;
-        case OPT_LIMIT:
-            if (!cli_parse_uint("folded", "--name-limit", v, 1u << 20,
-                                &limit))
-                return EXIT_USAGE;
-            break;
-        }
+    folded_args *a = (folded_args *)arg;
+    bool alloc_weight = a->fo.weight == HS_WEIGHT_BYTES ||
+                        a->fo.weight == HS_WEIGHT_COUNT;
+    if (a->fo.source == HS_FOLDED_ALLOC && !a->weight_given)
+        a->fo.weight = HS_WEIGHT_BYTES;
+    else if (a->weight_given && a->fo.source != HS_FOLDED_TIME &&
+             (a->fo.source == HS_FOLDED_ALLOC) != alloc_weight) {
+        cli_errorf("folded: --weight bytes|count is for --source alloc, "
+                   "peak|integral|last for --source heap");
+        return EXIT_USAGE;
     }
-    if (fo.source == HS_FOLDED_TIME && weight_given) {
+    if (a->fo.source == HS_FOLDED_TIME && a->weight_given) {
         cli_errorf("folded: --weight is for --source heap; a time profile "
                    "is weighted by ticks");
         return EXIT_USAGE;
     }
-    if (fo.source == HS_FOLDED_HEAP && fo.per_capability) {
+    if (a->fo.source != HS_FOLDED_TIME && a->fo.per_capability) {
         cli_errorf("folded: --per-capability is for --source time; heap "
                    "censuses are not per capability");
         return EXIT_USAGE;
     }
-    if (p.npos != 1) {
-        cli_errorf("folded: expected one FILE (run 'heapscope folded "
-                   "--help')");
-        return EXIT_USAGE;
-    }
-    const char *path = p.pos[0];
-    hs_census *c;
-    rc = cli_load_census(path, (unsigned)limit, &c);
-    if (rc)
-        return rc;
-    rc = cli_write_output(
-        "folded", c, output, render_folded, &fo, path,
-        fo.source == HS_FOLDED_TIME
-            ? "no time profile in this log (run the program with +RTS -p -l)"
-            : "no heap profile in this log (run the program with +RTS -hc "
-              "-l, or use --source time for a time profile)");
-    hs_census_free(c);
-    return rc;
+    return EXIT_OK;
+}
+
+static int render_folded(const hs_census *c, hs_sink *out, const void *arg)
+{
+    const folded_args *a = arg;
+    return hs_render_folded(c, out, &a->fo);
+}
+
+static const char *no_data(const void *arg)
+{
+    const folded_args *a = arg;
+    return a->fo.source == HS_FOLDED_TIME
+        ? "no time profile in this log (run the program with +RTS -p -l)"
+        : a->fo.source == HS_FOLDED_ALLOC
+        ? "no allocations in this file (run mono with --profile=log:alloc)"
+        : "no heap profile in this log (run the program with +RTS -hc -l, "
+          "or use --source time for a time profile)";
+}
+
+int cmd_folded(int argc, char **argv)
+{
+    static const cli_census_cmd cmd = {"folded", help, opts, option, check,
+                                       render_folded, no_data};
+    folded_args a = {{0}, false};
+    hs_folded_options_init(&a.fo);
+    return cli_census_command(&cmd, &a, argc, argv);
 }

@@ -3,7 +3,6 @@
  */
 #include "cli.h"
 
-#include <string.h>
 
 static const char help[] =
     "usage: heapscope hp [OPTIONS] FILE\n"
@@ -21,15 +20,15 @@ static const char help[] =
     "                        the end); - or no -o: standard output\n"
     "  -L, --name-limit N    cut -hc names to N characters as +RTS -L N does\n"
     "                        (0, the default: no cut; the runtime's is 25)\n"
+    CLI_HELP_BY
     "  -h, --help            this text\n"
     "\n"
     "Exit codes: see 'heapscope --help' (4: the log has no heap profile).\n";
 
-enum { OPT_OUTPUT = 1, OPT_LIMIT };
-
 static const cli_opt opts[] = {
-    {"output", 'o', 1, OPT_OUTPUT},
-    {"name-limit", 'L', 1, OPT_LIMIT},
+    CLI_OPT_OUTPUT_ROW,
+    CLI_OPT_LIMIT_ROW,
+    CLI_OPT_BY_ENTRY,
     {0, 0, 0, 0},
 };
 
@@ -39,34 +38,16 @@ static int render_hp(const hs_census *c, hs_sink *out, const void *arg)
     return hs_render_hp(c, out);
 }
 
+static const char *no_data(const void *arg)
+{
+    (void)arg;
+    return "no heap profile in this log (run the program with +RTS -hc -l, "
+           "or another -h option)";
+}
+
 int cmd_hp(int argc, char **argv)
 {
-    cli_parsed p;
-    int rc = cli_parse("hp", argc, argv, opts, help, &p);
-    if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    const char *output = NULL;
-    unsigned long long limit = 0;
-    for (int i = 0; i < p.nopts; i++) {
-        if (p.opts[i].id == OPT_OUTPUT)
-            output = p.opts[i].value;
-        else if (p.opts[i].id == OPT_LIMIT &&
-                 !cli_parse_uint("hp", "--name-limit", p.opts[i].value,
-                                 1u << 20, &limit))
-            return EXIT_USAGE;
-    }
-    if (p.npos != 1) {
-        cli_errorf("hp: expected one FILE (run 'heapscope hp --help')");
-        return EXIT_USAGE;
-    }
-    const char *path = p.pos[0];
-    hs_census *c;
-    rc = cli_load_census(path, (unsigned)limit, &c);
-    if (rc)
-        return rc;
-    rc = cli_write_output("hp", c, output, render_hp, NULL, path,
-                          "no heap profile in this log (run the program "
-                          "with +RTS -hc -l, or another -h option)");
-    hs_census_free(c);
-    return rc;
+    static const cli_census_cmd cmd = {"hp", help, opts, NULL, NULL,
+                                       render_hp, no_data};
+    return cli_census_command(&cmd, NULL, argc, argv);
 }

@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,28 +32,59 @@ static void seconds(char *buf, size_t n, uint64_t ns)
              (unsigned long long)(ns % 1000000000u / 1000u));
 }
 
-int cmd_info(int argc, char **argv)
+/* What a Mono log-profiler file holds beyond the common lines. */
+static void print_mlpd(const hs_census *c, const hs_mlpd_gc_stats *ms)
 {
-    cli_parsed p;
-    int rc = cli_parse("info", argc, argv, opts, help, &p);
-    if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    if (p.npos != 1) {
-        cli_errorf("info: expected one FILE (run 'heapscope info --help')");
-        return EXIT_USAGE;
+    char buf[64];
+    printf("heap profile: Mono heap shots by class\n");
+    printf("heap shots: %llu, largest %llu bytes\n",
+           (unsigned long long)ms->heap_shots,
+           (unsigned long long)ms->max_live_bytes);
+    printf("allocations: %llu objects, %llu bytes, %zu sites\n",
+           (unsigned long long)ms->alloc_count,
+           (unsigned long long)ms->alloc_bytes,
+           hs_census_alloc_site_count(c));
+    for (int g = 0; g < 2; g++) {
+        seconds(buf, sizeof buf, ms->gc_total_ns[g]);
+        printf("%s collections: %llu, %s in total", g ? "major" : "nursery",
+               (unsigned long long)ms->collections[g], buf);
+        seconds(buf, sizeof buf, ms->gc_max_ns[g]);
+        printf(", longest %s\n", buf);
     }
-    const char *path = p.pos[0];
-    hs_census *c;
-    rc = cli_load_census(path, 0, &c);
-    if (rc)
-        return rc;
+    seconds(buf, sizeof buf, ms->pause_total_ns);
+    printf("world stops: %llu, %s in total", (unsigned long long)ms->pauses,
+           buf);
+    seconds(buf, sizeof buf, ms->pause_max_ns);
+    printf(", longest %s\n", buf);
+    printf("largest heap: %llu bytes\n",
+           (unsigned long long)ms->max_heap_bytes);
+    printf("late vtables: %llu (named after their first use; %llu "
+           "allocations, %llu bytes)\n",
+           (unsigned long long)ms->late_vtables,
+           (unsigned long long)ms->late_alloc_count,
+           (unsigned long long)ms->late_alloc_bytes);
+}
+
+/* One 'key: value' line per fact of the census read from path. */
+static void print_info(const char *path, const hs_census *c)
+{
     const hs_census_info *in = hs_census_get_info(c);
     bool hp = in->source == HS_SOURCE_HP;
+    const hs_mlpd_gc_stats *ms = hs_census_mlpd_stats(c);
     char buf[128];
-    printf("file: %s\n", strcmp(path, "-") ? path : "<stdin>");
-    printf("format: %s\n", hp ? "heap profile (.hp)" : "eventlog");
+    printf("file: %s\n", cli_input_name(path));
+    printf("format: %s\n", hp ? "heap profile (.hp)"
+                           : ms ? "Mono log profiler (.mlpd)" : "eventlog");
     printf("program: %s\n", in->program ? in->program : "(unknown)");
-    printf("command line: %s\n", in->job ? in->job : "(unknown)");
+    /* the command line as the .hp JOB gives it */
+    size_t jn = hs_render_hp_job(c, NULL, 0);
+    char *job = jn && jn != SIZE_MAX ? malloc(jn + 1) : NULL;
+    if (job && hs_render_hp_job(c, job, jn + 1) != jn) {
+        free(job); /* out of memory in the second call */
+        job = NULL;
+    }
+    printf("command line: %s\n", job ? job : "(unknown)");
+    free(job);
     if (!hp)
         printf("rts: %s\n",
                in->rts_identifier ? in->rts_identifier : "(unknown)");
@@ -70,7 +102,9 @@ int cmd_info(int argc, char **argv)
     }
     seconds(buf, sizeof buf, in->end_time_ns);
     printf("duration: %s\n", buf);
-    if (in->breakdown) {
+    if (ms) {
+        print_mlpd(c, ms);
+    } else if (in->breakdown) {
         printf("heap profile: -%s (%s)", hs_breakdown_flag(in->breakdown),
                hs_breakdown_name(in->breakdown));
         if (in->sample_period_ns) {
@@ -84,7 +118,7 @@ int cmd_info(int argc, char **argv)
     }
     printf("heap samples: %zu\n", hs_census_sample_count(c));
     printf("bands: %zu\n", hs_census_band_count(c));
-    if (!hp) {
+    if (!hp && !ms) {
         printf("cost centres: %llu\n",
                (unsigned long long)in->cost_centres);
         printf("IPE records: %llu\n", (unsigned long long)in->ipe_records);
@@ -95,15 +129,35 @@ int cmd_info(int argc, char **argv)
         }
         putchar('\n');
     }
-    printf("markers: %zu\n", hs_census_marker_count(c));
-    if (!hp) {
+    if (!ms)
+        printf("markers: %zu\n", hs_census_marker_count(c));
+    if (ms) {
+        printf("events: %llu\n", (unsigned long long)in->events);
+    } else if (!hp) {
         printf("capabilities: %u\n", in->capabilities);
         printf("events: %llu\n", (unsigned long long)in->events);
     }
     printf("complete: %s\n",
            in->complete ? "yes"
            : hp ? "no (the file ends inside a sample)"
+           : ms ? "no (the file is cut inside a buffer)"
                 : "no (the log stops without its data-end marker)");
+}
+
+int cmd_info(int argc, char **argv)
+{
+    cli_parsed p;
+    int rc = cli_parse("info", argc, argv, opts, help, &p);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    const char *path = cli_one_file("info", &p);
+    if (!path)
+        return EXIT_USAGE;
+    hs_census *c;
+    rc = cli_load_census(path, 0, &c);
+    if (rc)
+        return rc;
+    print_info(path, c);
     hs_census_free(c);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_errorf("cannot write standard output");

@@ -29,6 +29,7 @@ static const char help[] =
     "\n"
     "options:\n"
     "  --json             one JSON object instead of text; keys:\n"
+    "                     heapscope_version, input, program,\n"
     "                     window, rts, threaded, heap_profiled,\n"
     "                     allocated_bytes, copied_bytes, max_live_bytes,\n"
     "                     live_samples, max_slop_bytes, max_mem_in_use_bytes,\n"
@@ -40,7 +41,8 @@ static const char help[] =
     "                     mut_elapsed_ns, productivity_elapsed_percent,\n"
     "                     alloc_rate_bytes_per_mut_second, capabilities[]\n"
     "                     (cap, gc_intervals, led, gc_elapsed_ns,\n"
-    "                     allocated_bytes), unavailable[], notes[];\n"
+    "                     allocated_bytes), unavailable[], notes[],\n"
+    "                     warnings[] (figures refused as impossible);\n"
     "                     a figure the log cannot give is null\n"
     "  --from SECONDS     start of a window, seconds since program start\n"
     "  --to SECONDS       end of a window\n"
@@ -60,7 +62,8 @@ static const char help[] =
     "with a warning); 1 malformed input; 2 usage; 3 I/O; 4 the log has no GC\n"
     "or heap events (the text says which figures cannot be computed), or a\n"
     "--between marker is not in the log (the message lists its markers);\n"
-    "5 internal. See 'heapscope --help'.\n";
+    "5 internal. With exit 4 a -o FILE is left as it was. See 'heapscope\n"
+    "--help'.\n";
 
 enum { OPT_JSON = 1, OPT_FROM, OPT_TO, OPT_OUTPUT };
 
@@ -95,7 +98,8 @@ static int on_event(void *user, const hs_event *ev)
  * twice warns once.
  */
 static int run_pass(const char *path, int fd, const hs_summary_window *w,
-                    bool warn, hs_summary **out, int *finish_status)
+                    bool warn, hs_summary **out, int *finish_status,
+                    bool *cut)
 {
     hs_summary *s = hs_summary_new();
     hs_reader *r = hs_reader_new();
@@ -105,7 +109,8 @@ static int run_pass(const char *path, int fd, const hs_summary_window *w,
         hs_reader_free(r);
         return EXIT_INTERNAL;
     }
-    if (w && hs_summary_set_window(s, w) != HS_OK) {
+    if (hs_summary_set_input(s, cli_input_name(path)) != HS_OK ||
+        (w && hs_summary_set_window(s, w) != HS_OK)) {
         cli_errorf("summary: %s", hs_summary_error(s)->message);
         hs_summary_free(s);
         hs_reader_free(r);
@@ -119,6 +124,7 @@ static int run_pass(const char *path, int fd, const hs_summary_window *w,
         hs_reader_free(r);
         return cli_exit_code(p.status);
     }
+    *cut = st == HS_TRUNCATED;
     if (st == HS_TRUNCATED) {
         if (warn)
             cli_report(path, hs_reader_error(r));
@@ -140,8 +146,9 @@ static int run_pass(const char *path, int fd, const hs_summary_window *w,
 }
 
 /* Copies a non-seekable input (a pipe) to an anonymous temporary file so
- * it can be read twice. Returns the new fd or -1 after a message. */
-static int spool(const char *path, int fd)
+ * it can be read twice, after the n bytes of pre already read from it.
+ * Returns the new fd or -1 after a message. */
+static int spool(const char *path, int fd, const uint8_t *pre, size_t npre)
 {
     FILE *tmp = tmpfile();
     if (!tmp) {
@@ -157,15 +164,18 @@ static int spool(const char *path, int fd)
         return -1;
     }
     char buf[1 << 16];
-    for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
+    memcpy(buf, pre, npre);
+    for (size_t have = npre;; have = 0) {
+        ssize_t n = read(fd, buf + have, sizeof buf - have);
+        if (n >= 0)
+            n += (ssize_t)have;
         if (n == 0)
             break;
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            cli_errorf("%s: cannot read: %s", strcmp(path, "-") ? path
-                       : "<stdin>", strerror(errno));
+            cli_errorf("%s: cannot read: %s", cli_input_name(path),
+                       strerror(errno));
             close(tfd);
             return -1;
         }
@@ -191,38 +201,61 @@ static int spool(const char *path, int fd)
     return tfd;
 }
 
-/* Prints a marker name for a message: quoted, unprintable bytes as \xHH. */
-static void put_marker(FILE *f, hs_str m)
-{
-    fputc('"', f);
-    for (size_t i = 0; i < m.len; i++) {
-        unsigned char c = (unsigned char)m.ptr[i];
-        if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
-            fprintf(f, "\\x%02x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void list_markers(const hs_summary *s)
 {
     size_t n = hs_summary_marker_count(s);
-    fflush(stdout);
     if (!n) {
-        fputs("heapscope: the log has no user markers (traceMarker)\n",
-              stderr);
+        cli_errorf("the log has no user markers (traceMarker)");
         return;
     }
-    fprintf(stderr, "heapscope: the log's user markers (%zu):\n", n);
+    cli_errorf("the log's user markers (%zu):", n);
     for (size_t i = 0; i < n; i++) {
         uint64_t count, first;
         hs_str m = hs_summary_marker(s, i, &count, &first);
-        fputs("  ", stderr);
-        put_marker(stderr, m);
-        fprintf(stderr, " at %.6f s%s\n", (double)first / 1e9,
-                count > 1 ? " (first of several)" : "");
+        cli_linef("  \"%.*s\" at %.6f s%s", m.len > 1000 ? 1000 : (int)m.len,
+                  m.ptr, (double)first / 1e9,
+                  count > 1 ? " (first of several)" : "");
     }
+}
+
+typedef struct summary_job {
+    const hs_summary *s;
+    bool json;
+} summary_job;
+
+static int render_summary(hs_sink *out, const void *arg)
+{
+    const summary_job *job = arg;
+    return job->json ? hs_summary_render_json(job->s, out)
+                     : hs_summary_render_text(job->s, out);
+}
+
+/*
+ * Writes the summary through the commands' one output path. A log
+ * without GC events exits 4, "nothing of what was asked": a named output
+ * is then left as it was, while on standard output the text still says
+ * which figures cannot be computed.
+ */
+static int write_summary(const hs_summary *s, const char *output, bool json,
+                         bool no_data, bool cut, const char *path)
+{
+    /* The advice on recording GC events is wrong for a log that was cut:
+     * they may well have come after the cut. */
+    const char *why = cut ? "the log has no GC or heap events before the "
+                            "cut (it is truncated, see the warning above)"
+                          : hs_summary_error(s)->message;
+    if (no_data && output && strcmp(output, "-") != 0) {
+        cli_errorf("summary: %s: %s; %s is left as it was",
+                   cli_input_name(path), why, output);
+        return EXIT_NO_DATA;
+    }
+    const summary_job job = {s, json};
+    int rc = cli_write("summary", output, render_summary, &job, path, why);
+    if (rc == EXIT_OK && no_data) {
+        cli_errorf("summary: %s: %s", cli_input_name(path), why);
+        rc = EXIT_NO_DATA;
+    }
+    return rc;
 }
 
 static uint64_t to_ns(double secs)
@@ -231,158 +264,180 @@ static uint64_t to_ns(double secs)
     return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
 }
 
-int cmd_summary(int argc, char **argv)
+/* The command line, parsed. */
+typedef struct summary_args {
+    const char *path, *output;
+    const char *between[2];   /* NULL: no --between */
+    bool json, has_from, has_to;
+    double from, to;
+} summary_args;
+
+/* --between takes two words, which cli_parse cannot express: takes it out
+ * of argv into a->between, the rest into args (argc + 1 entries). */
+static int take_between(int argc, char **argv, summary_args *a, char **args,
+                        int *nargs)
 {
-    /* --between takes two words, which cli_parse cannot express: take it
-     * out of argv first. */
-    const char *between[2] = {NULL, NULL};
-    char **args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args) {
-        cli_errorf("out of memory");
-        return EXIT_INTERNAL;
-    }
-    int nargs = 0;
     bool only_pos = false;
+    *nargs = 0;
     for (int i = 0; i < argc; i++) {
         if (i > 0 && !only_pos && strcmp(argv[i], "--") == 0)
             only_pos = true;
         if (i > 0 && !only_pos && strcmp(argv[i], "--between") == 0) {
             if (i + 2 >= argc) {
                 cli_errorf("summary: --between needs two marker names");
-                free(args);
                 return EXIT_USAGE;
             }
-            if (between[0]) {
+            if (a->between[0]) {
                 cli_errorf("summary: --between given twice");
-                free(args);
                 return EXIT_USAGE;
             }
-            between[0] = argv[i + 1];
-            between[1] = argv[i + 2];
+            a->between[0] = argv[i + 1];
+            a->between[1] = argv[i + 2];
             i += 2;
             continue;
         }
-        args[nargs++] = argv[i];
+        args[(*nargs)++] = argv[i];
     }
-    args[nargs] = NULL;
+    args[*nargs] = NULL;
+    return EXIT_OK;
+}
 
+/* Fills *a; returns EXIT_OK, -1 after --help, or an exit code. */
+static int parse_args(int argc, char **argv, summary_args *a)
+{
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args) {
+        cli_errorf("out of memory");
+        return EXIT_INTERNAL;
+    }
+    int nargs;
     cli_parsed p;
-    int rc = cli_parse("summary", nargs, args, opts, help, &p);
+    int rc = take_between(argc, argv, a, args, &nargs);
+    if (!rc)
+        rc = cli_parse("summary", nargs, args, opts, help, &p);
     free(args);
     if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    bool json = false, has_from = false, has_to = false;
-    double from = 0, to = 0;
-    const char *output = NULL;
+        return rc;
     for (int i = 0; i < p.nopts; i++) {
+        const char *v = p.opts[i].value;
         switch (p.opts[i].id) {
-        case OPT_JSON: json = true; break;
+        case OPT_JSON: a->json = true; break;
         case OPT_FROM:
-            if (!cli_parse_double("summary", "--from", p.opts[i].value, &from))
+            if (!cli_parse_double("summary", "--from", v, &a->from))
                 return EXIT_USAGE;
-            has_from = true;
+            a->has_from = true;
             break;
         case OPT_TO:
-            if (!cli_parse_double("summary", "--to", p.opts[i].value, &to))
+            if (!cli_parse_double("summary", "--to", v, &a->to))
                 return EXIT_USAGE;
-            has_to = true;
+            a->has_to = true;
             break;
-        case OPT_OUTPUT: output = p.opts[i].value; break;
+        case OPT_OUTPUT: a->output = v; break;
         default: break;
         }
     }
-    if (p.npos != 1) {
-        cli_errorf("summary: expected one FILE (run 'heapscope summary "
-                   "--help')");
+    if (!(a->path = cli_one_file("summary", &p)))
         return EXIT_USAGE;
-    }
-    if (between[0] && (has_from || has_to)) {
+    if (a->between[0] && (a->has_from || a->has_to)) {
         cli_errorf("summary: --between cannot be combined with --from or "
                    "--to");
         return EXIT_USAGE;
     }
-    if (has_from && has_to && from > to) {
-        cli_errorf("summary: --from %g is after --to %g", from, to);
+    if (a->has_from && a->has_to && a->from > a->to) {
+        cli_errorf("summary: --from %g is after --to %g", a->from, a->to);
         return EXIT_USAGE;
     }
-    const char *path = p.pos[0];
-    int fd = cli_open_input(path);
+    return EXIT_OK;
+}
+
+/*
+ * Resolves --between with a first pass over the input (spooled to a
+ * temporary file when it cannot be read twice, *work_fd then set to it)
+ * and rewinds for the second. Returns an exit code.
+ */
+static int window_by_markers(const summary_args *a, int fd, int *work_fd,
+                             hs_summary_window *w)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        lseek(fd, 0, SEEK_SET) != 0) {
+        *work_fd = spool(a->path, fd, NULL, 0);
+        if (*work_fd < 0)
+            return EXIT_IO;
+    }
+    hs_summary *scan = NULL;
+    int fin;
+    bool cut;
+    int rc = run_pass(a->path, *work_fd, NULL, false, &scan, &fin, &cut);
+    if (rc)
+        return rc;
+    hs_str from = {a->between[0], strlen(a->between[0])};
+    hs_str to = {a->between[1], strlen(a->between[1])};
+    hs_error werr;
+    if (hs_summary_marker_window(scan, from, to, &w->from_ns, &w->to_ns,
+                                 &werr)) {
+        cli_errorf("summary: %s: %s", cli_input_name(a->path), werr.message);
+        list_markers(scan);
+        hs_summary_free(scan);
+        return EXIT_NO_DATA;
+    }
+    hs_summary_free(scan);
+    w->from_marker = a->between[0];
+    w->to_marker = a->between[1];
+    if (lseek(*work_fd, 0, SEEK_SET) != 0) {
+        cli_errorf("%s: cannot read it a second time: %s",
+                   cli_input_name(a->path), strerror(errno));
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+int cmd_summary(int argc, char **argv)
+{
+    summary_args a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    int fd = cli_open_input(a.path);
     if (fd < 0)
         return EXIT_IO;
 
-    hs_summary_window w = {has_from ? to_ns(from) : 0,
-                           has_to ? to_ns(to) : UINT64_MAX, NULL, NULL};
-    bool windowed = has_from || has_to;
+    hs_summary_window w;
+    hs_summary_window_init(&w);
+    if (a.has_from)
+        w.from_ns = to_ns(a.from);
+    if (a.has_to)
+        w.to_ns = to_ns(a.to);
+    bool windowed = a.has_from || a.has_to || a.between[0];
     hs_summary *s = NULL;
     int fin = HS_OK;
+    bool cut = false;
     int work_fd = fd;
-
-    if (between[0]) {
-        struct stat sb;
-        if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-            lseek(fd, 0, SEEK_SET) != 0) {
-            work_fd = spool(path, fd);
-            if (work_fd < 0) {
-                if (fd > 0)
-                    close(fd);
-                return EXIT_IO;
-            }
-        }
-        hs_summary *scan = NULL;
-        rc = run_pass(path, work_fd, NULL, false, &scan, &fin);
-        if (rc)
-            goto done;
-        hs_str a = {between[0], strlen(between[0])};
-        hs_str b = {between[1], strlen(between[1])};
-        if (hs_summary_marker_window(scan, a, b, &w.from_ns, &w.to_ns)) {
-            cli_errorf("summary: %s: %s", strcmp(path, "-") ? path
-                       : "<stdin>", hs_summary_error(scan)->message);
-            list_markers(scan);
-            hs_summary_free(scan);
-            rc = EXIT_NO_DATA;
-            goto done;
-        }
-        hs_summary_free(scan);
-        w.from_marker = between[0];
-        w.to_marker = between[1];
-        windowed = true;
-        if (lseek(work_fd, 0, SEEK_SET) != 0) {
-            cli_errorf("%s: cannot read it a second time: %s", path,
-                       strerror(errno));
-            rc = EXIT_IO;
-            goto done;
-        }
+    /* A Mono .mlpd has a summary of its own; a pipe's first bytes, read to
+     * tell, are spooled with the rest for the eventlog passes. */
+    uint8_t first[4];
+    size_t nfirst = 0;
+    rc = cli_summary_mlpd(a.path, fd, a.json, a.output, windowed, first,
+                          &nfirst);
+    if (rc >= 0 || (nfirst && (work_fd = spool(a.path, fd, first,
+                                                nfirst)) < 0)) {
+        if (fd > 0)
+            close(fd);
+        return rc >= 0 ? rc : EXIT_IO;
     }
-
-    rc = run_pass(path, work_fd, windowed ? &w : NULL, true, &s, &fin);
-    if (rc)
-        goto done;
-
-    hs_error err;
-    hs_output *o = hs_output_open(output, &err);
-    if (!o) {
-        rc = cli_report(output, &err);
-        goto done;
+    rc = EXIT_OK;
+    if (a.between[0])
+        rc = window_by_markers(&a, work_fd, &work_fd, &w);
+    if (!rc)
+        rc = run_pass(a.path, work_fd, windowed ? &w : NULL, true, &s, &fin,
+                      &cut);
+    if (!rc) {
+        for (size_t i = 0; i < hs_summary_warning_count(s); i++)
+            cli_warnf("%s: %s", cli_input_name(a.path),
+                      hs_summary_warning(s, i));
+        rc = write_summary(s, a.output, a.json, fin == HS_ERR_NO_DATA, cut,
+                           a.path);
     }
-    int st = json ? hs_summary_render_json(s, hs_output_sink(o))
-                  : hs_summary_render_text(s, hs_output_sink(o));
-    if (st != HS_OK) {
-        hs_output_abort(o);
-        cli_errorf("summary: cannot write %s", output ? output : "stdout");
-        rc = EXIT_IO;
-        goto done;
-    }
-    if (hs_output_commit(o, &err) != HS_OK) {
-        rc = cli_report(output, &err);
-        goto done;
-    }
-    if (fin == HS_ERR_NO_DATA) {
-        cli_errorf("summary: %s: %s", strcmp(path, "-") ? path : "<stdin>",
-                   hs_summary_error(s)->message);
-        rc = EXIT_NO_DATA;
-    }
-
-done:
     hs_summary_free(s);
     if (work_fd != fd && work_fd >= 0)
         close(work_fd);

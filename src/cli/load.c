@@ -9,6 +9,45 @@
 #include <string.h>
 #include <unistd.h>
 
+static bool mlpd_set;
+static hs_mlpd_group mlpd_by;
+static hs_mlpd_samples mlpd_samples;
+
+bool cli_set_mlpd_by(const char *cmd, const char *value)
+{
+    static const char *const names[] = {"class", "namespace", "assembly"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(value, names[i]) == 0) {
+            mlpd_by = (hs_mlpd_group)i;
+            mlpd_set = true;
+            return true;
+        }
+    cli_errorf("%s: --by takes class, namespace or assembly, not '%s'", cmd,
+               value);
+    return false;
+}
+
+void cli_set_mlpd_samples(hs_mlpd_samples samples)
+{
+    mlpd_samples = samples;
+    mlpd_set = true;
+}
+
+int cli_mlpd_option(const char *cmd, int id, const char *value)
+{
+    if (id == CLI_OPT_BY)
+        return cli_set_mlpd_by(cmd, value) ? 1 : -1;
+    if (id != CLI_OPT_SOURCE)
+        return 0;
+    if (strcmp(value, "heap") == 0 || strcmp(value, "alloc") == 0) {
+        cli_set_mlpd_samples(value[0] == 'a' ? HS_MLPD_SAMPLES_ALLOC
+                                             : HS_MLPD_SAMPLES_HEAP);
+        return 1;
+    }
+    cli_errorf("%s: --source takes heap or alloc, not '%s'", cmd, value);
+    return -1;
+}
+
 int cli_load_census(const char *path, unsigned name_limit, hs_census **out)
 {
     *out = NULL;
@@ -23,51 +62,86 @@ int cli_load_census(const char *path, unsigned name_limit, hs_census **out)
         return EXIT_INTERNAL;
     }
     hs_census_set_name_limit(c, name_limit);
+    if (mlpd_set && hs_census_set_mlpd_options(c, mlpd_by, mlpd_samples, 0)) {
+        if (fd > 0)
+            close(fd);
+        hs_census_free(c);
+        cli_errorf("out of memory");
+        return EXIT_INTERNAL;
+    }
     hs_error err;
     int st = hs_census_load_fd(c, fd, &err);
     if (fd > 0)
         close(fd);
+    return cli_census_loaded(path, c, st, &err, out);
+}
+
+int cli_census_loaded(const char *path, hs_census *c, int st,
+                      const hs_error *err, hs_census **out)
+{
+    *out = NULL;
     if (st < 0) {
-        int rc = cli_report(path, &err);
+        int rc = cli_report(path, err);
         hs_census_free(c);
         return rc ? rc : EXIT_INTERNAL;
     }
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
     for (size_t i = 0; i < hs_census_warning_count(c); i++)
-        cli_warnf("%s: %s", name, hs_census_warning(c, i));
+        cli_warnf("%s: %s", cli_input_name(path), hs_census_warning(c, i));
     if (st == HS_TRUNCATED)
-        cli_report(path, &err);
+        cli_report(path, err);
     *out = c;
     return EXIT_OK;
+}
+
+int cli_write(const char *cmd, const char *output, cli_write_fn fn,
+              const void *arg, const char *input, const char *no_data)
+{
+    hs_error err;
+    hs_output *o = hs_output_open(output, &err);
+    if (!o)
+        return cli_report_output(&err);
+    int st = fn(hs_output_sink(o), arg);
+    if (st != HS_OK) {
+        int e = errno;
+        hs_output_abort(o);
+        if (st == HS_ERR_NO_DATA)
+            cli_errorf("%s: %s", cli_input_name(input), no_data);
+        else if (st == HS_ERR_IO)
+            cli_errorf("%s: cannot write %s: %s", cmd,
+                       cli_output_name(output), strerror(e));
+        else
+            cli_errorf("%s: cannot write %s: %s", cmd,
+                       cli_output_name(output), hs_strerror(st));
+        return cli_exit_code(st);
+    }
+    if (hs_output_commit(o, &err) != HS_OK)
+        return cli_report_output(&err);
+    return EXIT_OK;
+}
+
+typedef struct census_job {
+    const hs_census *c;
+    cli_render_fn fn;
+    const void *arg;
+} census_job;
+
+static int render_census(hs_sink *out, const void *arg)
+{
+    const census_job *job = arg;
+    return job->fn(job->c, out, job->arg);
 }
 
 int cli_write_output(const char *cmd, const hs_census *c, const char *output,
                      cli_render_fn fn, const void *arg, const char *input,
                      const char *no_data)
 {
-    hs_error err;
-    hs_output *o = hs_output_open(output, &err);
-    if (!o) {
-        cli_errorf("%s", err.message);
-        return EXIT_IO;
-    }
-    int st = fn(c, hs_output_sink(o), arg);
-    if (st != HS_OK) {
-        hs_output_abort(o);
-        const char *out = output && strcmp(output, "-") ? output
-                                                        : "standard output";
-        if (st == HS_ERR_NO_DATA)
-            cli_errorf("%s: %s", strcmp(input, "-") ? input : "<stdin>",
-                       no_data);
-        else if (st == HS_ERR_IO)
-            cli_errorf("%s: cannot write %s: %s", cmd, out, strerror(errno));
-        else
-            cli_errorf("%s: cannot write %s: %s", cmd, out, hs_strerror(st));
-        return cli_exit_code(st);
-    }
-    if (hs_output_commit(o, &err) != HS_OK) {
-        cli_errorf("%s", err.message);
-        return EXIT_IO;
-    }
-    return EXIT_OK;
+    const hs_census_info *in = hs_census_get_info(c);
+    /* Advice on how to record what is missing is wrong for a log that was
+     * cut: it may well have been recorded, after the cut. */
+    if (in->source == HS_SOURCE_EVENTLOG && !in->complete)
+        no_data = "nothing of what was asked comes before the cut (the log "
+                  "is truncated, see the warning above; the part that was "
+                  "cut off may have held it)";
+    const census_job job = {c, fn, arg};
+    return cli_write(cmd, output, render_census, &job, input, no_data);
 }

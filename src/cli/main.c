@@ -5,21 +5,15 @@
 
 #include <string.h>
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: heapscope COMMAND [OPTIONS] FILE\n"
     "\n"
     "Reads a GHC eventlog (from +RTS -l -h... or -p -l) or a runtime .hp file\n"
     "and writes the reports people act on. FILE may be - for standard input.\n"
     "\n"
-    "commands:\n"
-    "  report   chart (SVG, PDF), .hp, CSV and folded stacks side by side\n"
-    "  chart    a stacked-area chart as SVG, PDF or PNG\n"
-    "  hp       a .hp file as the runtime writes it (hp2ps reads it)\n"
-    "  csv      census tables as CSV\n"
-    "  folded   folded stacks for flamegraph.pl, inferno and speedscope\n"
-    "  summary  garbage-collector statistics as +RTS -s prints them\n"
-    "  info     what a log holds: program, profile, samples, completeness\n"
-    "  events   every event, one line each (--count: events per type)\n"
+    "commands:\n";
+
+static const char usage_tail[] =
     "\n"
     "Run 'heapscope COMMAND --help' for a command's options.\n"
     "\n"
@@ -38,26 +32,35 @@ static const char usage[] =
 static const struct {
     const char *name;
     int (*fn)(int, char **);
+    const char *line;
 } commands[] = {
-    {"events", cmd_events}, {"info", cmd_info},       {"hp", cmd_hp},
-    {"csv", cmd_csv},       {"folded", cmd_folded},   {"chart", cmd_chart},
-    {"report", cmd_report}, {"summary", cmd_summary},
+#define CLI_ENTRY(name, line) {#name, cmd_##name, line},
+    HS_CLI_COMMANDS(CLI_ENTRY)
+#undef CLI_ENTRY
 };
+
+static void usage(FILE *f)
+{
+    fputs(usage_head, f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].line);
+    fputs(usage_tail, f);
+}
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs(usage, stderr);
+        usage(stderr);
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
         strcmp(cmd, "help") == 0) {
-        fputs(usage, stdout);
+        usage(stdout);
         return EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("heapscope %s\n", HS_VERSION_STRING);
+        printf("heapscope %s\n", hs_version());
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -11,26 +11,84 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * Writes text to f with every byte that could move the cursor or change
+ * the terminal's state shown as \xHH: C0 and C1 controls, DEL and bytes
+ * that are not UTF-8 (a lone 0x9b is CSI to some terminals). Names and
+ * messages carry bytes from the input and from the command line; this is
+ * the one place the command line prints them.
+ */
+static void put_escaped(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        const unsigned char c = (unsigned char)s[i];
+        size_t k = hs_utf8_char_len(s + i, n - i);
+        bool control = c < 0x20 || c == 0x7f ||
+                       (k == 2 && c == 0xc2 && (unsigned char)s[i + 1] < 0xa0);
+        if (k == 0 || control) {
+            for (size_t j = 0; j < (k ? k : 1); j++)
+                fprintf(f, "\\x%02x", (unsigned char)s[i + j]);
+            i += k ? k : 1;
+        } else {
+            fwrite(s + i, 1, k, f);
+            i += k;
+        }
+    }
+}
+
+void cli_vprint(const char *prefix, const char *fmt, va_list ap)
+{
+    char small[1024];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    char *text = small;
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)))
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    else if (n >= (int)sizeof small)
+        text = small, n = (int)sizeof small - 1; /* out of memory: cut */
+    va_end(again);
+    fflush(stdout);
+    fputs(prefix, stderr);
+    if (n > 0)
+        put_escaped(stderr, text, (size_t)n);
+    fputc('\n', stderr);
+    if (text != small)
+        free(text);
+}
+
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("heapscope: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    cli_vprint("heapscope: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void cli_warnf(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("heapscope: warning: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    cli_vprint("heapscope: warning: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+void cli_linef(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vprint("", fmt, ap);
+    va_end(ap);
+}
+
+const char *cli_input_name(const char *path)
+{
+    return path && strcmp(path, "-") ? path : "<stdin>";
+}
+
+const char *cli_output_name(const char *path)
+{
+    return path && strcmp(path, "-") ? path : "standard output";
 }
 
 int cli_exit_code(int status)
@@ -49,24 +107,36 @@ int cli_exit_code(int status)
 
 int cli_report(const char *file, const hs_error *err)
 {
-    const char *name = file && strcmp(file, "-") ? file : "<stdin>";
     if (err->code == HS_OK)
         return EXIT_OK;
-    bool warn = err->code > 0;
-    fflush(stdout);
-    fprintf(stderr, "heapscope: %s%s: ", warn ? "warning: " : "", name);
+    char where[96] = "";
     if (err->line)
-        fprintf(stderr, "line %llu: ", (unsigned long long)err->line);
+        snprintf(where, sizeof where, "line %llu: ",
+                 (unsigned long long)err->line);
     else if (err->code != HS_ERR_IO && err->code != HS_ERR_NOMEM &&
              err->code != HS_ERR_NO_DATA) {
-        fprintf(stderr, "byte %llu", (unsigned long long)err->offset);
+        int n = snprintf(where, sizeof where, "byte %llu",
+                         (unsigned long long)err->offset);
         if (err->event_index != UINT64_MAX)
-            fprintf(stderr, " (event %llu)",
-                    (unsigned long long)err->event_index);
-        fputs(": ", stderr);
+            n += snprintf(where + n, sizeof where - (size_t)n, " (event %llu)",
+                          (unsigned long long)err->event_index);
+        snprintf(where + n, sizeof where - (size_t)n, ": ");
     }
-    fprintf(stderr, "%s\n", err->message[0] ? err->message
-                                              : hs_strerror(err->code));
+    const char *msg = err->message[0] ? err->message : hs_strerror(err->code);
+    if (err->code > 0)
+        cli_warnf("%s: %s%s", cli_input_name(file), where, msg);
+    else
+        cli_errorf("%s: %s%s", cli_input_name(file), where, msg);
+    /* A log cut inside its header is a truncated log with nothing before
+     * the cut: nothing of what was asked (an empty input is no log). */
+    if (err->code == HS_ERR_TRUNCATED_HEADER && err->offset > 0)
+        return EXIT_NO_DATA;
+    return cli_exit_code(err->code);
+}
+
+int cli_report_output(const hs_error *err)
+{
+    cli_errorf("%s", err->message[0] ? err->message : hs_strerror(err->code));
     return cli_exit_code(err->code);
 }
 
@@ -197,5 +267,37 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *value,
         return false;
     }
     *out = v;
+    return true;
+}
+
+bool cli_parse_kind(const char *cmd, const char *v, hs_chart_kind *out)
+{
+    if (strcmp(v, "area") == 0)
+        *out = HS_CHART_AREA;
+    else if (strcmp(v, "normalized") == 0 || strcmp(v, "normalised") == 0)
+        *out = HS_CHART_NORMALIZED;
+    else if (strcmp(v, "line") == 0)
+        *out = HS_CHART_LINE;
+    else {
+        cli_errorf("%s: --kind must be area, normalized or line, not '%s'",
+                   cmd, v);
+        return false;
+    }
+    return true;
+}
+
+bool cli_parse_sort(const char *cmd, const char *v, hs_chart_sort *out)
+{
+    if (strcmp(v, "size") == 0)
+        *out = HS_SORT_SIZE;
+    else if (strcmp(v, "name") == 0)
+        *out = HS_SORT_NAME;
+    else if (strcmp(v, "stddev") == 0)
+        *out = HS_SORT_STDDEV;
+    else {
+        cli_errorf("%s: --sort must be size, name or stddev, not '%s'", cmd,
+                   v);
+        return false;
+    }
     return true;
 }

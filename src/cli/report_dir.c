@@ -1,0 +1,283 @@
+/*
+ * The report set written as one unit (report_dir.h): every file goes to a
+ * temporary directory inside the target first, so a full disk or any other
+ * failure while writing leaves the previous set whole; only then are the
+ * files renamed into place, each rename atomic.
+ */
+#include "report_dir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum what { W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED, W_HTML } what;
+
+static const struct output {
+    what w;
+    const char *ext;
+} outputs[] = {
+    {W_SVG, ".svg"},   {W_PDF, ".pdf"},       {W_HP, ".hp"},
+    {W_CSV, ".csv"},   {W_FOLDED, ".folded"}, {W_TFOLDED, ".time.folded"},
+    {W_HTML, ".html"},
+};
+#define NOUT (sizeof outputs / sizeof outputs[0])
+
+typedef struct job {
+    const report_set *set;
+    what w;
+    hs_page_link links[NOUT];
+    size_t nlinks;
+} job;
+
+/* Whether this run writes output w for census c. */
+static bool wanted(const hs_census *c, what w)
+{
+    bool heap = hs_census_sample_count(c) > 0;
+    switch (w) {
+    case W_SVG:
+    case W_PDF: return heap && hs_chart_available();
+    case W_TFOLDED: return hs_census_tprof_count(c) > 0;
+    case W_HTML: return true;
+    default: return heap;
+    }
+}
+
+static int render(const hs_census *c, hs_sink *out, const void *arg)
+{
+    const job *j = arg;
+    const report_set *s = j->set;
+    hs_chart_options co;
+    hs_chart_options_init(&co);
+    co.bands = s->bands;
+    co.include = s->include;
+    co.exclude = s->exclude;
+    co.sort = s->sort;
+    co.kind = s->kind;
+    hs_folded_options fo = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
+    hs_page_options po;
+    switch (j->w) {
+    case W_SVG:
+    case W_PDF:
+        co.format = j->w == W_SVG ? HS_CHART_SVG : HS_CHART_PDF;
+        return hs_render_chart(c, out, &co);
+    case W_HP: return hs_render_hp(c, out);
+    case W_CSV: return hs_render_csv(c, out, HS_CSV_LONG);
+    case W_FOLDED: return hs_render_folded(c, out, &fo);
+    case W_TFOLDED:
+        fo.source = HS_FOLDED_TIME;
+        return hs_render_folded(c, out, &fo);
+    case W_HTML:
+        hs_page_options_init(&po);
+        po.input = strcmp(s->input, "-") ? s->input : "<stdin>";
+        po.bands = s->bands;
+        po.include = s->include;
+        po.exclude = s->exclude;
+        po.sort = s->sort;
+        po.kind = s->kind;
+        po.gc_json = s->gc_json;
+        po.links = j->links;
+        po.nlinks = j->nlinks;
+        return hs_render_page(c, &po, out);
+    }
+    return HS_ERR_INVALID;
+}
+
+/* DIR/BASEEXT, or BASEEXT when dir is NULL; NULL when out of memory. */
+static char *join(const char *dir, const char *base, const char *ext)
+{
+    size_t n = (dir ? strlen(dir) : 0) + strlen(base) + strlen(ext) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s%s%s", dir ? dir : "", dir ? "/" : "", base, ext);
+    return p;
+}
+
+/* mkdir -p, keeping in *made the shallowest directory it made (NULL when
+ * none), so a failed run can remove what it made. Returns 0 or errno. */
+static int make_dir(const char *dir, char **made)
+{
+    *made = NULL;
+    char *p = strdup(dir);
+    if (!p)
+        return ENOMEM;
+    int e = 0;
+    for (char *q = p + 1;; q++) {
+        if (*q == '/' || *q == 0) {
+            char c = *q;
+            *q = 0;
+            if (mkdir(p, 0777) == 0) {
+                if (!*made && !(*made = strdup(p)))
+                    e = ENOMEM;
+            } else if (errno != EEXIST) {
+                e = errno;
+            }
+            *q = c;
+            if (!c || e)
+                break;
+        }
+    }
+    free(p);
+    struct stat st;
+    if (!e && stat(dir, &st) != 0)
+        e = errno;
+    else if (!e && !S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    return e;
+}
+
+/* Removes `dir` and its parents up to `made` (all made by this run, so
+ * empty once the temporary directory is gone). */
+static void unmake_dir(const char *dir, const char *made)
+{
+    if (!made)
+        return;
+    char *p = strdup(dir);
+    size_t stop = strlen(made);
+    while (p && strlen(p) >= stop) {
+        if (rmdir(p) != 0)
+            break;
+        char *slash = strrchr(p, '/');
+        if (!slash)
+            break;
+        *slash = 0;
+    }
+    free(p);
+}
+
+static void remove_tmp(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            char *p = join(tmp, e->d_name, "");
+            if (p)
+                unlink(p);
+            free(p);
+        }
+    }
+    if (d)
+        closedir(d);
+    rmdir(tmp);
+}
+
+static bool is_input(const report_set *s, const char *path)
+{
+    struct stat st;
+    return s->input_st && stat(path, &st) == 0 &&
+           st.st_dev == s->input_st->st_dev && st.st_ino == s->input_st->st_ino;
+}
+
+/* Writes every wanted file into tmp; fills j->links. An exit code. */
+static int write_all(const hs_census *c, job *j, const char *tmp, bool *skip)
+{
+    const report_set *s = j->set;
+    for (size_t i = 0; i < NOUT; i++) {
+        if (!wanted(c, outputs[i].w))
+            continue;
+        char *final = join(s->dir, s->base, outputs[i].ext);
+        char *path = join(tmp, s->base, outputs[i].ext);
+        int rc = final && path ? EXIT_OK : EXIT_INTERNAL;
+        if (rc == EXIT_OK && is_input(s, final)) {
+            cli_warnf("%s: not written: it is the input (use -d DIR)", final);
+            skip[i] = true;
+        } else if (rc == EXIT_OK) {
+            j->w = outputs[i].w;
+            rc = cli_write_output("report", c, path, render, j, s->input,
+                                  "nothing to write");
+            if (rc == EXIT_OK && outputs[i].w != W_HTML &&
+                !(j->links[j->nlinks++].href = join(NULL, s->base,
+                                                    outputs[i].ext)))
+                rc = EXIT_INTERNAL;
+        }
+        free(path);
+        free(final);
+        if (rc != EXIT_OK)
+            return rc;
+    }
+    return EXIT_OK;
+}
+
+static void human_size(char *buf, size_t n, const char *path)
+{
+    struct stat st;
+    double v = stat(path, &st) == 0 ? (double)st.st_size : 0;
+    static const char *const u[] = {"B", "KiB", "MiB", "GiB"};
+    int k = 0;
+    while (v >= 1024 && k < 3) {
+        v /= 1024;
+        k++;
+    }
+    if (k)
+        snprintf(buf, n, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, u[k]);
+    else
+        snprintf(buf, n, "%.0f B", v);
+}
+
+/* Moves the new set into place and drops the old set's other files. */
+static int swap_in(const hs_census *c, const report_set *s, const char *tmp,
+                   const bool *skip)
+{
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < NOUT && rc == EXIT_OK; i++) {
+        if (skip[i])
+            continue;
+        char *from = join(tmp, s->base, outputs[i].ext);
+        char *to = join(s->dir, s->base, outputs[i].ext);
+        if (!from || !to) {
+            rc = EXIT_INTERNAL;
+        } else if (wanted(c, outputs[i].w)) {
+            if (rename(from, to) != 0) {
+                cli_errorf("%s: cannot rename into place: %s", to,
+                           strerror(errno));
+                rc = EXIT_IO;
+            } else if (!s->quiet) {
+                char size[32];
+                human_size(size, sizeof size, to);
+                printf("wrote %s (%s)\n", to, size);
+            }
+        } else if (unlink(to) != 0 && errno != ENOENT) {
+            cli_errorf("%s: cannot remove the previous run's file: %s", to,
+                       strerror(errno));
+            rc = EXIT_IO;
+        }
+        free(from);
+        free(to);
+    }
+    return rc;
+}
+
+int report_dir_write(const hs_census *c, const report_set *set)
+{
+    char *made = NULL;
+    int e = make_dir(set->dir, &made);
+    if (e) {
+        cli_errorf("%s: cannot make the directory: %s", set->dir, strerror(e));
+        free(made);
+        return EXIT_IO;
+    }
+    char *tmp = join(set->dir, ".heapscope-", "XXXXXX");
+    if (!tmp || !mkdtemp(tmp)) {
+        cli_errorf("%s: cannot make a temporary directory: %s", set->dir,
+                   strerror(errno));
+        free(tmp);
+        unmake_dir(set->dir, made);
+        free(made);
+        return EXIT_IO;
+    }
+    job j = {.set = set};
+    bool skip[NOUT] = {0};
+    int rc = write_all(c, &j, tmp, skip);
+    if (rc == EXIT_OK)
+        rc = swap_in(c, set, tmp, skip);
+    for (size_t i = 0; i < j.nlinks; i++)
+        free((char *)j.links[i].href);
+    remove_tmp(tmp);
+    free(tmp);
+    if (rc != EXIT_OK)
+        unmake_dir(set->dir, made);
+    free(made);
+    return rc;
+}

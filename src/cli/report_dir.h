@@ -1,0 +1,39 @@
+/*
+ * Writing the whole report set of a census into a directory, as one unit:
+ * `heapscope report` and `heapscope watch -d` both call it.
+ */
+#ifndef HEAPSCOPE_REPORT_DIR_H
+#define HEAPSCOPE_REPORT_DIR_H
+
+#include "cli.h"
+
+#include <sys/stat.h>
+
+typedef struct report_set {
+    const char *dir;      /* target directory; made (with parents) when missing */
+    const char *base;     /* file names: BASE.svg, BASE.html, ... */
+    const char *input;    /* the input's path ("-" for stdin), for messages */
+    const struct stat *input_st; /* when set, a file that is the input is
+                                    not replaced (a warning says so) */
+    unsigned bands;       /* the chart's and the page's starting state */
+    const char *const *include;
+    const char *const *exclude;
+    hs_chart_sort sort;
+    hs_chart_kind kind;
+    const char *gc_json;  /* the summary as JSON for the page's GC tab, or NULL */
+    bool quiet;           /* do not print a "wrote" line per file */
+} report_set;
+
+/*
+ * Writes BASE.svg, .pdf (with charts), .hp, .csv, .folded (with heap
+ * samples), .time.folded (with a time profile) and .html into a temporary
+ * directory inside `dir`, then moves them over the previous set and
+ * removes the previous set's files this run does not write, so the
+ * directory never holds two runs' files side by side. On a failure the
+ * previous set stays whole, the temporary directory is removed, and so is
+ * `dir` when this call made it. Returns an exit code after printing any
+ * error.
+ */
+int report_dir_write(const hs_census *c, const report_set *set);
+
+#endif
