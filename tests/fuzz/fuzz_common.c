@@ -1,0 +1,161 @@
+/*
+ * What the libFuzzer targets share; see fuzz_common.h.
+ */
+#include "fuzz_common.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* A memory file holding len bytes, positioned at its start; -1 when the
+ * kernel refuses (then the input is skipped, not failed). */
+int mem_fd(const void *data, size_t len)
+{
+    int fd = memfd_create("fuzz", 0);
+    if (fd < 0)
+        return -1;
+    const uint8_t *p = data;
+    size_t left = len;
+    while (left) {
+        ssize_t w = write(fd, p, left);
+        if (w <= 0) {
+            close(fd);
+            return -1;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Loads bytes through the file path; NULL when the load failed outright. */
+hs_census *load_bytes(const void *data, size_t len, int *status)
+{
+    hs_census *c = hs_census_new();
+    CHECK(c != NULL);
+    int fd = mem_fd(data, len);
+    if (fd < 0) {
+        hs_census_free(c);
+        *status = HS_ERR_IO;
+        return NULL;
+    }
+    hs_error err;
+    memset(&err, 0, sizeof err);
+    *status = hs_census_load_fd(c, fd, &err);
+    close(fd);
+    if (*status < 0) {
+        CHECK(err.code == *status);
+        CHECK(memchr(err.message, 0, sizeof err.message) != NULL);
+        hs_census_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void same_census(const hs_census *a, const hs_census *b)
+{
+    const hs_census_info *ia = hs_census_get_info(a);
+    const hs_census_info *ib = hs_census_get_info(b);
+    CHECK(ia->end_time_ns == ib->end_time_ns);
+    CHECK(ia->breakdown == ib->breakdown);
+    CHECK(ia->complete == ib->complete);
+    size_t n = hs_census_sample_count(a);
+    CHECK(n == hs_census_sample_count(b));
+    CHECK(hs_census_band_count(a) == hs_census_band_count(b));
+    for (size_t i = 0; i < n; i++) {
+        CHECK(hs_census_sample_time(a, i) == hs_census_sample_time(b, i));
+        CHECK(hs_census_sample_total(a, i) == hs_census_sample_total(b, i));
+    }
+    for (size_t k = 0; k < hs_census_band_count(a); k++)
+        CHECK(strcmp(hs_census_band_name(a, k), hs_census_band_name(b, k)) ==
+              0);
+}
+
+
+static int render_hp(const hs_census *c, hs_sink *out, const void *opt)
+{
+    (void)opt;
+    return hs_render_hp(c, out);
+}
+
+static int render_csv(const hs_census *c, hs_sink *out, const void *opt)
+{
+    return hs_render_csv(c, out, *(const hs_csv_layout *)opt);
+}
+
+static int render_folded(const hs_census *c, hs_sink *out, const void *opt)
+{
+    return hs_render_folded(c, out, opt);
+}
+
+static int render_chart(const hs_census *c, hs_sink *out, const void *opt)
+{
+    return hs_render_chart(c, out, opt);
+}
+
+int render(const hs_census *c, render_fn fn, const void *opt,
+                  hs_membuf *m)
+{
+    memset(m, 0, sizeof *m);
+    hs_sink s = hs_membuf_sink(m);
+    int st = fn(c, &s, opt);
+    CHECK(st == HS_OK || st == HS_ERR_NO_DATA || st == HS_ERR_INVALID);
+    if (st == HS_ERR_NO_DATA)
+        CHECK(m->len == 0);
+    return st;
+}
+
+/* hp(load(hp(c))) == hp(c): what `hp` writes, `hp` reads back. */
+void hp_round_trip(const hs_census *c)
+{
+    hs_membuf first;
+    if (render(c, render_hp, NULL, &first) != HS_OK) {
+        hs_membuf_free(&first);
+        return;
+    }
+    int st;
+    hs_census *back = load_bytes(first.data, first.len, &st);
+    CHECK(back != NULL);
+    hs_membuf second;
+    CHECK(render(back, render_hp, NULL, &second) == HS_OK);
+    CHECK(second.len == first.len &&
+          memcmp(second.data, first.data, first.len) == 0);
+    hs_membuf_free(&second);
+    hs_census_free(back);
+    hs_membuf_free(&first);
+}
+
+void render_all(const hs_census *c, bool chart)
+{
+    hs_membuf m;
+    for (int layout = HS_CSV_LONG; layout <= HS_CSV_WIDE; layout++) {
+        hs_csv_layout l = (hs_csv_layout)layout;
+        render(c, render_csv, &l, &m);
+        hs_membuf_free(&m);
+    }
+    for (int w = HS_WEIGHT_PEAK; w <= HS_WEIGHT_LAST; w++) {
+        hs_folded_options fo = {HS_FOLDED_HEAP, (hs_folded_weight)w, false};
+        render(c, render_folded, &fo, &m);
+        hs_membuf_free(&m);
+    }
+    hs_folded_options ft = {HS_FOLDED_TIME, HS_WEIGHT_PEAK, true};
+    render(c, render_folded, &ft, &m);
+    hs_membuf_free(&m);
+    if (chart && hs_chart_available()) {
+        hs_chart_options co;
+        hs_chart_options_init(&co);
+        co.format = HS_CHART_SVG;
+        co.width = 320;
+        co.height = 200;
+        render(c, render_chart, &co, &m);
+        hs_membuf_free(&m);
+    }
+}
+

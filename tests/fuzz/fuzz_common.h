@@ -1,0 +1,35 @@
+/*
+ * What the libFuzzer targets share: loading bytes through a memory file,
+ * comparing two censuses, rendering into memory, and the .hp round trip.
+ * Each check traps, so that a violated property is a finding.
+ */
+#ifndef HEAPSCOPE_FUZZ_COMMON_H
+#define HEAPSCOPE_FUZZ_COMMON_H
+
+#include <heapscope/heapscope.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+/* Renders c with options opt into a sink. */
+typedef int (*render_fn)(const hs_census *c, hs_sink *out, const void *opt);
+
+/* A memory file holding len bytes, at offset 0; -1 when refused. */
+int mem_fd(const void *data, size_t len);
+/* Loads bytes as the command line does (hs_census_load_fd); NULL and
+ * *status < 0 when the load failed, after checking the error record. */
+hs_census *load_bytes(const void *data, size_t len, int *status);
+/* Traps unless a and b hold the same samples, times, totals and bands. */
+void same_census(const hs_census *a, const hs_census *b);
+/* Renders into m (initialised here; the caller frees it) and checks the
+ * status is one a renderer may return; returns it. */
+int render(const hs_census *c, render_fn fn, const void *opt, hs_membuf *m);
+/* hp(load(hp(c))) == hp(c). */
+void hp_round_trip(const hs_census *c);
+/* Every CSV layout, every folded weight and source, and with chart a
+ * small SVG chart. */
+void render_all(const hs_census *c, bool chart);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * libFuzzer target for the .mlpd reader and its census.
+ *
+ * Input: one mode byte, then the bytes of a (possibly hostile) .mlpd. With
+ * mode bit 6 the bytes are first gzip-compressed here, so that mutations
+ * reach the gzip path as valid streams of odd content. The file is decoded
+ * whole, in fixed chunks of 1 to 16 bytes (x64 for inputs over 16 KiB)
+ * and (bit 4) in pseudo-random
+ * chunks with empty feeds; every chunk sits at the end of its allocation,
+ * so AddressSanitizer catches a read past it. The passes must agree on
+ * every event (all fields, pointers followed) and on the final status.
+ * Then (bit 5) the bytes load into a census by class and by assembly,
+ * heap shots and allocation intervals, and every renderer draws it.
+ *
+ * Build: CC=clang meson setup build-fuzz -Dfuzz=true
+ *        -Db_sanitize=address,undefined -Db_lundef=false
+ * Seeds: a Mono sample's first 60 KB, prefixed with a mode byte:
+ *   mkdir -p /tmp/mseeds && for f in samples/mono/[a-z]*.mlpd; do
+ *     { printf '\065'; head -c 60000 "$f"; } >/tmp/mseeds/$(basename "$f"); done
+ *   build-fuzz/tests/fuzz/fuzz_mlpd -dict=tests/fuzz/mlpd.dict \
+ *       -max_len=70000 /tmp/mcorpus /tmp/mseeds
+ */
+#include "fuzz_common.h"
+#include "../mlpdhash.h"
+#include "../evhash.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+typedef struct outcome {
+    uint64_t n, hash;
+    int status, err_code;
+    uint64_t err_offset, skipped;
+} outcome;
+
+#define SCRATCH 4096
+
+static size_t next_chunk(int how, uint32_t *state, size_t fixed, size_t left)
+{
+    size_t n = left;
+    if (how == 1) {
+        n = fixed;
+    } else if (how == 2) {
+        *state ^= *state << 13;
+        *state ^= *state >> 17;
+        *state ^= *state << 5;
+        n = (*state & 7) == 0 ? 0 : 1 + (*state >> 4) % SCRATCH;
+    }
+    return n < left ? n : left;
+}
+
+static outcome decode(const uint8_t *data, size_t size, int how, size_t fixed)
+{
+    outcome o = {0, EVH_SEED, 0, 0, 0, 0};
+    hs_mlpd_reader *r = hs_mlpd_reader_new();
+    CHECK(r != NULL);
+    size_t cap = how == 0 ? (size ? size : 1) : SCRATCH;
+    uint8_t *buf = malloc(cap);
+    CHECK(buf != NULL);
+    uint32_t state = (uint32_t)size | 1;
+    size_t pos = 0;
+    int st = HS_NEED_INPUT;
+    uint64_t last_off = 0;
+    while (pos < size) {
+        size_t n = next_chunk(how, &state, fixed, size - pos);
+        uint8_t *chunk = buf + cap - n;
+        memcpy(chunk, data + pos, n);
+        CHECK(hs_mlpd_reader_feed(r, n ? chunk : NULL, n) <= HS_OK);
+        pos += n;
+        hs_mlpd_event ev;
+        while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT) {
+            CHECK(o.n == 0 || ev.offset >= last_off);
+            last_off = ev.offset;
+            evh_mixu(&o.hash, mlpd_hash(&ev));
+            o.n++;
+        }
+        CHECK(st == HS_NEED_INPUT || st < 0);
+        if (st < 0)
+            break;
+    }
+    free(buf);
+    o.status = hs_mlpd_reader_finish(r);
+    CHECK(hs_mlpd_reader_finish(r) == o.status);
+    const hs_error *e = hs_mlpd_reader_error(r);
+    o.err_code = e->code;
+    o.err_offset = e->offset;
+    o.skipped = hs_mlpd_reader_skipped(r);
+    CHECK(o.status == HS_DONE || o.status == HS_TRUNCATED || o.status < 0);
+    if (o.status != HS_DONE)
+        CHECK(e->code == o.status && e->message[0] &&
+              memchr(e->message, 0, sizeof e->message));
+    if (o.skipped)
+        CHECK(hs_mlpd_reader_skip_warning(r) != NULL);
+    hs_mlpd_reader_free(r);
+    return o;
+}
+
+static void same(const outcome *a, const outcome *b)
+{
+    CHECK(a->n == b->n && a->hash == b->hash && a->status == b->status);
+    CHECK(a->err_code == b->err_code && a->err_offset == b->err_offset);
+    CHECK(a->skipped == b->skipped);
+}
+
+/* data gzip-compressed into a new allocation (*out_len bytes). */
+static uint8_t *gzip(const uint8_t *data, size_t size, size_t *out_len)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    CHECK(deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                       Z_DEFAULT_STRATEGY) == Z_OK);
+    size_t cap = deflateBound(&z, size) + 32;
+    uint8_t *out = malloc(cap);
+    CHECK(out != NULL);
+    z.next_in = (Bytef *)data;
+    z.avail_in = (uInt)size;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    *out_len = cap - z.avail_out;
+    deflateEnd(&z);
+    return out;
+}
+
+static void load_all(const uint8_t *data, size_t size)
+{
+    static const struct { hs_mlpd_group by; hs_mlpd_samples s; } ways[] = {
+        {HS_MLPD_BY_CLASS, HS_MLPD_SAMPLES_HEAP},
+        {HS_MLPD_BY_ASSEMBLY, HS_MLPD_SAMPLES_ALLOC},
+        {HS_MLPD_BY_NAMESPACE, HS_MLPD_SAMPLES_HEAP}};
+    for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+        hs_census *c = hs_census_new();
+        CHECK(c != NULL);
+        CHECK(hs_census_set_mlpd_options(c, ways[w].by, ways[w].s, 0) == 0);
+        int fd = mem_fd(data, size);
+        if (fd < 0) {
+            hs_census_free(c);
+            return;
+        }
+        hs_error err;
+        int st = hs_census_load_fd(c, fd, &err);
+        close(fd);
+        if (st >= 0) {
+            const hs_mlpd_gc_stats *ms = hs_census_mlpd_stats(c);
+            if (ms && hs_census_sample_count(c) && !w)
+                CHECK(ms->heap_shots >= hs_census_sample_count(c));
+            hs_folded_options fo = {HS_FOLDED_ALLOC, HS_WEIGHT_COUNT, false};
+            hs_membuf m;
+            render(c, (render_fn)hs_render_folded, &fo, &m);
+            hs_membuf_free(&m);
+            render_all(c, false);
+        } else {
+            CHECK(err.code == st);
+        }
+        hs_census_free(c);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    uint8_t mode = data[0];
+    data++;
+    size--;
+    uint8_t *zipped = NULL;
+    if (mode & 0x40) {
+        zipped = gzip(data, size, &size);
+        data = zipped;
+    }
+    outcome whole = decode(data, size, 0, 0);
+    /* Chunks of 1 to 16 bytes on small inputs; on large ones (where an
+     * event cut by every chunk edge is decoded again each time, quadratic
+     * in its size) 64 times that, to keep the fuzzer fast. The unit tests
+     * feed whole samples in chunks of 1 to 16. */
+    size_t fixed_len = (size_t)(1 + (mode & 15)) * (size < 16384 ? 1 : 64);
+    outcome fixed = decode(data, size, 1, fixed_len);
+    same(&whole, &fixed);
+    if (mode & 0x10) {
+        outcome rnd = decode(data, size, 2, 0);
+        same(&whole, &rnd);
+    }
+    if (mode & 0x20)
+        load_all(data, size);
+    free(zipped);
+    return 0;
+}

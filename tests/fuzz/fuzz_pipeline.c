@@ -1,0 +1,115 @@
+/*
+ * libFuzzer target for the whole pipeline: bytes -> census -> every
+ * renderer into memory, and the GC summary.
+ *
+ * Input: one mode byte, then the bytes of an eventlog or a .hp file (the
+ * census tells them apart by content, as the command line does). The
+ * target asserts the properties the integrity issue asks for, so that a
+ * violation is a crash the fuzzer keeps:
+ *
+ *  - one loading path, one answer: hs_census_load_fd() on the bytes and
+ *    hs_reader + hs_census_add_event() fed in pieces give the same census
+ *    (samples, times, totals, end time, bands);
+ *  - whatever `hp` writes, `hp` reads back to the same samples: the .hp
+ *    rendered from the census loads without error, and rendering that
+ *    census again gives the same bytes;
+ *  - every renderer returns a status from its documented set and never
+ *    writes a partial output without saying so.
+ *
+ * Mode bit 0: also render a small chart (cairo is slow; most inputs skip
+ * it). Bits 1-4: the chunk size (1-16) of the fed path.
+ */
+#include "fuzz_common.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The eventlog through the push-fed reader and hs_census_add_event, in
+ * chunks of `chunk` bytes; NULL unless the bytes are an eventlog that
+ * decodes to its end or to a truncation. */
+static hs_census *feed_events(const uint8_t *data, size_t size, size_t chunk,
+                              hs_summary *sum)
+{
+    hs_reader *r = hs_reader_new();
+    hs_census *c = hs_census_new();
+    CHECK(r && c);
+    int st = HS_NEED_INPUT;
+    size_t pos = 0;
+    bool failed = false;
+    while (!failed && st != HS_DONE) {
+        size_t n = size - pos < chunk ? size - pos : chunk;
+        if (n == 0)
+            break;
+        if (hs_reader_feed(r, data + pos, n) < 0)
+            failed = true;
+        pos += n;
+        hs_event ev;
+        while ((st = hs_reader_next(r, &ev)) == HS_EVENT) {
+            if (hs_census_add_event(c, &ev) < 0 ||
+                hs_summary_add(sum, &ev) < 0) {
+                failed = true;
+                break;
+            }
+        }
+        if (st < 0)
+            failed = true;
+    }
+    int fin = failed ? -1 : hs_reader_finish(r);
+    hs_reader_free(r);
+    if (fin != HS_DONE && fin != HS_TRUNCATED) {
+        hs_census_free(c);
+        return NULL;
+    }
+    if (hs_census_finish(c, fin == HS_DONE) < 0) {
+        hs_census_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size > (1u << 20))
+        return 0;
+    const uint8_t mode = data[0];
+    data++;
+    size--;
+
+    int st;
+    hs_census *c = load_bytes(data, size, &st);
+    if (!c)
+        return 0;
+    CHECK(st == HS_OK || st == HS_TRUNCATED);
+    render_all(c, mode & 1);
+    hp_round_trip(c);
+
+    /* The same bytes fed as events: the same census, and a summary. */
+    if (hs_census_get_info(c)->source == HS_SOURCE_EVENTLOG) {
+        hs_summary *sum = hs_summary_new();
+        CHECK(sum != NULL);
+        hs_census *fed = feed_events(data, size, 1 + ((mode >> 1) & 15), sum);
+        if (fed) {
+            same_census(c, fed);
+            hs_census_free(fed);
+            if (hs_summary_finish(sum) >= 0) {
+                hs_membuf m;
+                memset(&m, 0, sizeof m);
+                hs_sink s = hs_membuf_sink(&m);
+                st = hs_summary_render_text(sum, &s);
+                CHECK(st == HS_OK || st == HS_ERR_NO_DATA);
+                hs_membuf_free(&m);
+                memset(&m, 0, sizeof m);
+                s = hs_membuf_sink(&m);
+                st = hs_summary_render_json(sum, &s);
+                CHECK(st == HS_OK || st == HS_ERR_NO_DATA);
+                hs_membuf_free(&m);
+            }
+        }
+        hs_summary_free(sum);
+    }
+    hs_census_free(c);
+    return 0;
+}

@@ -1,0 +1,97 @@
+/*
+ * The library's error contract across its objects: out of memory at any
+ * point of building a census or a summary is HS_ERR_NOMEM, kept as the
+ * first error, with the offset and index of the event being added (the
+ * census used to clear them); later calls return the same error and
+ * change nothing; informational codes are not errors.
+ */
+#include <heapscope/heapscope.h>
+
+#include "testutil.h"
+
+#include <CUnit/Basic.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t *sample(size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples/leak-hc.eventlog",
+             tu_source_dir());
+    uint8_t *log = tu_slurp(path, len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    return log;
+}
+
+/* Fails the census's allocations at every n up to the first that builds
+ * the whole sample, sampling n sparsely past the first few hundred. */
+static void test_census_nomem_where(void)
+{
+    size_t len;
+    uint8_t *log = sample(&len);
+    bool built = false;
+    int located = 0;
+    for (long n = 0; !built && n < 200000; n += n < 300 ? 1 : n / 8) {
+        tu_failing f = {n, 0};
+        hs_allocator a = tu_failing_allocator(&f);
+        hs_census *c = hs_census_new_with(&a);
+        if (!c)
+            continue;
+        hs_reader *r = hs_reader_new();
+        hs_reader_feed(r, log, len);
+        hs_event ev, bad = {0};
+        int st = HS_OK;
+        while (st == HS_OK && hs_reader_next(r, &ev) == HS_EVENT)
+            if ((st = hs_census_add_event(c, &ev)) != HS_OK)
+                bad = ev;
+        if (st == HS_OK)
+            st = hs_census_finish(c, true);
+        if (st == HS_OK) {
+            built = true;
+        } else {
+            const hs_error *e = hs_census_error(c);
+            CU_ASSERT_EQUAL(st, HS_ERR_NOMEM);
+            CU_ASSERT_EQUAL(e->code, HS_ERR_NOMEM);
+            if (bad.tag || bad.offset) {
+                /* failed while adding an event: that event is named */
+                CU_ASSERT_EQUAL(e->offset, bad.offset);
+                CU_ASSERT_EQUAL(e->event_index, bad.index);
+                located++;
+            }
+            /* sticky: the next event changes nothing */
+            CU_ASSERT_EQUAL(hs_census_add_event(c, &ev), HS_ERR_NOMEM);
+            CU_ASSERT_EQUAL(e->event_index, bad.tag || bad.offset
+                                                ? bad.index : e->event_index);
+        }
+        hs_reader_free(r);
+        hs_census_free(c);
+        CU_ASSERT_EQUAL(f.live, 0);
+    }
+    CU_ASSERT_TRUE(built);
+    CU_ASSERT_TRUE(located > 10);
+    free(log);
+}
+
+static void test_codes(void)
+{
+    const int info[] = {HS_OK, HS_NEED_INPUT, HS_EVENT, HS_DONE,
+                        HS_TRUNCATED};
+    for (size_t i = 0; i < sizeof info / sizeof *info; i++)
+        CU_ASSERT_FALSE(HS_IS_ERROR(info[i]));
+    for (int code = HS_ERR_INVALID; code <= HS_ERR_BAD_MAGIC; code++) {
+        CU_ASSERT_TRUE(HS_IS_ERROR(code));
+        CU_ASSERT_PTR_NOT_NULL(hs_strerror(code));
+    }
+}
+
+int main(void)
+{
+    static const tu_test tests[] = {
+        {"census out of memory names the event", test_census_nomem_where},
+        {"informational codes are not errors", test_codes},
+        {NULL, NULL},
+    };
+    return tu_main("contract", NULL, NULL, tests);
+}

@@ -1,0 +1,316 @@
+/*
+ * The reader's input paths and its allocator: a regular file (mapped) and
+ * a pipe (read()) give the same events; a file read from the middle, one
+ * that grows while it is read, and one larger than a mapping window; and
+ * every allocation of the reader failing in turn gives HS_ERR_NOMEM,
+ * recorded in the reader, and leaks nothing.
+ */
+#include <heapscope/heapscope.h>
+
+#include "evhash.h"
+#include "evwriter.h"
+#include "testutil.h"
+
+#include <CUnit/Basic.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Everything about the events read, in order, in one hash. */
+typedef struct digest {
+    uint64_t n, hash;
+} digest;
+
+static int digest_cb(void *user, const hs_event *ev)
+{
+    digest *d = user;
+    evh_mixu(&d->hash, ev->tag);
+    evh_mixu(&d->hash, ev->time);
+    evh_mixu(&d->hash, (uint64_t)(int64_t)ev->cap);
+    evh_mixu(&d->hash, ev->offset);
+    evh_mixu(&d->hash, ev->index);
+    evh_mixu(&d->hash, evh_fields(ev));
+    d->n++;
+    return 0;
+}
+
+/* The events of data[0..len) fed in one chunk. */
+static digest of_memory(const uint8_t *data, size_t len, int *status)
+{
+    digest d = {0, EVH_SEED};
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    hs_reader_feed(r, data, len);
+    hs_event ev;
+    int st;
+    while ((st = hs_reader_next(r, &ev)) == HS_EVENT)
+        digest_cb(&d, &ev);
+    *status = hs_reader_finish(r);
+    hs_reader_free(r);
+    return d;
+}
+
+static digest of_fd(int fd, int *status)
+{
+    digest d = {0, EVH_SEED};
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    *status = hs_read_fd(r, fd, digest_cb, &d);
+    hs_reader_free(r);
+    return d;
+}
+
+/* A pipe whose writer (a child) sends data in irregular pieces. */
+static int pipe_of(const uint8_t *data, size_t len, pid_t *pid)
+{
+    return tu_pipe_from(data, len, 31, 70001, pid);
+}
+
+static void check_paths(const char *path, const uint8_t *data, size_t len)
+{
+    int want_st, file_st, pipe_st;
+    digest want = of_memory(data, len, &want_st);
+    int fd = open(path, O_RDONLY);
+    CU_ASSERT_FATAL(fd >= 0);
+    digest file = of_fd(fd, &file_st);
+    close(fd);
+    pid_t pid;
+    fd = pipe_of(data, len, &pid);
+    digest piped = of_fd(fd, &pipe_st);
+    close(fd);
+    int wst;
+    waitpid(pid, &wst, 0);
+    CU_ASSERT(want.n > 0);
+    CU_ASSERT(file.n == want.n && file.hash == want.hash);
+    CU_ASSERT(piped.n == want.n && piped.hash == want.hash);
+    CU_ASSERT(file_st == want_st && pipe_st == want_st);
+    if (file.hash != want.hash || piped.hash != want.hash)
+        fprintf(stderr, "\n  %s: %llu events in memory, %llu mapped, %llu "
+                "piped\n", path, (unsigned long long)want.n,
+                (unsigned long long)file.n, (unsigned long long)piped.n);
+}
+
+static void test_samples_mmap_vs_pipe(void)
+{
+    static const char *const names[] = {"leak-hc", "leak-hb", "leak-p",
+                                        "manycc-hc", "markers-hc"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/samples/%s.eventlog",
+                 tu_source_dir(), names[i]);
+        size_t len;
+        uint8_t *data = tu_slurp(path, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+        check_paths(path, data, len);
+        free(data);
+    }
+}
+
+static char tmp_path[64];
+
+static void write_file(const uint8_t *data, size_t len)
+{
+    strcpy(tmp_path, "/tmp/heapscope-input-XXXXXX");
+    int fd = mkstemp(tmp_path);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_FATAL(write(fd, data, len) == (ssize_t)len);
+    close(fd);
+}
+
+/* Larger than several mapping windows (2 MiB), with events across their
+ * edges. */
+static void test_big_file(void)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    for (uint64_t i = 0; w.len < (9u << 20); i++) {
+        hs_event ev = {.tag = HS_EV_HEAP_SIZE};
+        ev.u.heap.bytes = i * 4096;
+        evw_write(&w, i, &ev);
+        if (i % 7 == 0)
+            evw_string_event(&w, HS_EV_USER_MSG, i, "a message of some size");
+    }
+    evw_data_end(&w);
+    write_file(w.data, w.len);
+    check_paths(tmp_path, w.data, w.len);
+    unlink(tmp_path);
+    evw_free(&w);
+}
+
+/* An fd that is not at the start: reading begins where it stands, at an
+ * offset that is no multiple of the page size. */
+static void test_fd_position(void)
+{
+    evw w;
+    evw_init(&w);
+    static const uint8_t junk[5003] = {1};
+    evw_bytes(&w, junk, sizeof junk);
+    size_t start = w.len;
+    evw_header_begin(&w);
+    evw_declare_ghc92(&w);
+    evw_header_end(&w);
+    evw_string_event(&w, HS_EV_USER_MARKER, 7, "here");
+    evw_data_end(&w);
+    write_file(w.data, w.len);
+    int fd = open(tmp_path, O_RDONLY);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT(lseek(fd, (off_t)start, SEEK_SET) == (off_t)start);
+    int st, want_st;
+    digest got = of_fd(fd, &st);
+    digest want = of_memory(w.data + start, w.len - start, &want_st);
+    CU_ASSERT_EQUAL(st, HS_DONE);
+    CU_ASSERT(got.n == 1 && got.hash == want.hash);
+    close(fd);
+    unlink(tmp_path);
+    evw_free(&w);
+}
+
+/* The writer appends the rest of the log while the reader is on its first
+ * event: bytes past the mapping are read too. */
+struct grow { int fd; const evw *rest; uint64_t n; };
+
+static int grow_cb(void *user, const hs_event *ev)
+{
+    struct grow *g = user;
+    (void)ev;
+    if (g->n++ == 0)
+        CU_ASSERT(write(g->fd, g->rest->data, g->rest->len) ==
+                  (ssize_t)g->rest->len);
+    return 0;
+}
+
+static void test_growing_file(void)
+{
+    evw w, rest;
+    evw_start_ghc92(&w);
+    evw_string_event(&w, HS_EV_USER_MARKER, 1, "first");
+    evw_init(&rest);
+    for (int i = 0; i < 1000; i++)
+        evw_string_event(&rest, HS_EV_USER_MSG, 2 + i, "appended later");
+    evw_data_end(&rest);
+    write_file(w.data, w.len);
+    int fd = open(tmp_path, O_RDONLY);
+    struct grow g = {open(tmp_path, O_WRONLY | O_APPEND), &rest, 0};
+    CU_ASSERT_FATAL(fd >= 0 && g.fd >= 0);
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_EQUAL(hs_read_fd(r, fd, grow_cb, &g), HS_DONE);
+    CU_ASSERT_EQUAL(g.n, 1001);
+    hs_reader_free(r);
+    close(fd);
+    close(g.fd);
+    unlink(tmp_path);
+    evw_free(&w);
+    evw_free(&rest);
+}
+
+/* An allocator that fails its n-th call and counts what is outstanding. */
+typedef struct failing {
+    long calls, fail_at, live;
+} failing;
+
+static void *f_malloc(void *u, size_t n)
+{
+    failing *f = u;
+    if (f->calls++ == f->fail_at)
+        return NULL;
+    void *p = malloc(n);
+    f->live += p != NULL;
+    return p;
+}
+
+static void *f_realloc(void *u, void *p, size_t n)
+{
+    failing *f = u;
+    if (f->calls++ == f->fail_at)
+        return NULL;
+    void *q = realloc(p, n);
+    f->live += q && !p;
+    return q;
+}
+
+static void f_free(void *u, void *p)
+{
+    failing *f = u;
+    f->live -= p != NULL;
+    free(p);
+}
+
+static int count_cb(void *user, const hs_event *ev)
+{
+    (void)ev;
+    ++*(uint64_t *)user;
+    return 0;
+}
+
+/* From a file (mapped: no input buffer) or a pipe (a read() buffer, the
+ * allocation hs_read_fd once failed to report). */
+static void allocation_failures(bool piped)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples/leak-hc.eventlog",
+             tu_source_dir());
+    size_t len;
+    uint8_t *data = tu_slurp(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+    long total = -1;
+    for (long n = 0; total < 0 || n <= total; n++) {
+        failing f = {0, n, 0};
+        if (total < 0)
+            f.fail_at = -1; /* first a run without failures, to count */
+        hs_allocator a = {f_malloc, f_realloc, f_free, &f};
+        hs_reader *r = hs_reader_new_with(&a);
+        if (r) {
+            pid_t pid = 0;
+            int fd = piped ? pipe_of(data, len, &pid) : open(path, O_RDONLY);
+            CU_ASSERT_FATAL(fd >= 0);
+            uint64_t events = 0;
+            int st = hs_read_fd(r, fd, count_cb, &events);
+            close(fd);
+            if (piped)
+                waitpid(pid, NULL, 0);
+            if (f.fail_at < 0 || f.fail_at >= f.calls) {
+                CU_ASSERT_EQUAL(st, HS_DONE);
+            } else {
+                /* Out of memory, and said so: a caller that prints
+                 * hs_reader_error() has a message. */
+                CU_ASSERT_EQUAL(st, HS_ERR_NOMEM);
+                CU_ASSERT_EQUAL(hs_reader_error(r)->code, HS_ERR_NOMEM);
+                CU_ASSERT(hs_reader_error(r)->message[0] != 0);
+                CU_ASSERT_EQUAL(hs_reader_next(r, &(hs_event){0}),
+                                HS_ERR_NOMEM);
+            }
+            hs_reader_free(r);
+        }
+        CU_ASSERT_EQUAL(f.live, 0);
+        if (total < 0) {
+            total = f.calls;
+            n = -1;
+            CU_ASSERT(total > (piped ? 5 : 4));
+        }
+    }
+    free(data);
+}
+
+static void test_allocation_failures(void)
+{
+    allocation_failures(false);
+    allocation_failures(true);
+}
+
+int main(void)
+{
+    static const tu_test tests[] = {
+        {"samples: mapped file, pipe and memory agree",
+         test_samples_mmap_vs_pipe},
+        {"a file larger than a mapping window", test_big_file},
+        {"reading from the fd's position", test_fd_position},
+        {"a file that grows while read", test_growing_file},
+        {"every allocation failing in turn", test_allocation_failures},
+        {NULL, NULL},
+    };
+    return tu_main("input", NULL, NULL, tests);
+}
