@@ -22,6 +22,8 @@ xml_ok() {
 # PNG width and height from the IHDR chunk.
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'; }
 
+lacks() { [[ "$1" != *"$2"* ]]; }
+
 pdf_pages() {
     if command -v pdfinfo >/dev/null; then
         pdfinfo "$1" 2>/dev/null | awk '/^Pages:/ {print $2}'
@@ -102,8 +104,38 @@ check "--dpi 0: exit 2" same "$rc" 2
 run chart "$hp" -o "$TMP/refuse/x.svg" --include nothing-like-this
 check "filter matching nothing: exit 4" same "$rc" 4
 check "filter matching nothing: says so" has "$err" "no band matches"
+# without -o, or with -o -, the chart goes to standard output: SVG unless
+# --format says otherwise (issue 14.7: it used to exit 2)
 run chart "$hp"
-check "no -o: exit 2" same "$rc" 2
+check "no -o: exit 0 ($err)" same "$rc" 0
+check "no -o: svg on stdout" has "$out" "</svg>"
+printf '%s' "$out" >"$TMP/stdout.svg"
+check "no -o: the svg parses" xml_ok "$TMP/stdout.svg"
+run chart "$hp" -o -
+check "-o - without --format: exit 0" same "$rc" 0
+check "-o - without --format: svg" has "$out" "</svg>"
+run chart "$hp" --format png
+check "no -o, --format png: exit 0" same "$rc" 0
+check "no -o, --format png: a PNG" same "$(head -c 4 "$TMP/out" | od -An -c | tr -d ' ')" '211PNG'
+run chart "$hp" --format pdf
+check "no -o, --format pdf: one page" same "$(pdf_pages "$TMP/out")" 1
+
+if [[ -w /dev/full ]]; then
+    "$BIN" chart "$hp" >/dev/full 2>"$TMP/err"
+    rc=$?
+    check "stdout on a full disk: exit 3, got $rc" same "$rc" 3
+    check "stdout on a full disk: says so" grep -q "cannot write standard output" "$TMP/err"
+fi
+
+# samples that hold no band: say so, and blame no filter that was not given
+{
+    printf 'JOB "x +RTS -hT"\n'
+    printf 'BEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 2.0\nEND_SAMPLE 2.0\n'
+} >"$TMP/empty-samples.hp"
+run chart "$TMP/empty-samples.hp" -o "$TMP/refuse/e.svg"
+check "samples without bands: exit 4" same "$rc" 4
+check "samples without bands: says so" has "$err" "hold no bands"
+check "samples without bands: blames no filter" lacks "$err" "--include"
 run chart "$TMP/does-not-exist.hp" -o "$TMP/refuse/x.svg"
 check "missing input: exit 3" same "$rc" 3
 check "missing input: names the file" has "$err" "does-not-exist.hp"

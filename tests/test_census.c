@@ -149,11 +149,21 @@ static void test_hc_names(void)
     CU_ASSERT_TRUE(info->complete);
     CU_ASSERT_EQUAL(info->cost_centres, 4);
     CU_ASSERT_STRING_EQUAL(info->program, "/tmp/x/prog");
-    CU_ASSERT_STRING_EQUAL(info->job, "prog a\"b c +RTS -hc -l");
+    /* the model keeps the arguments raw; the hp renderer builds the JOB */
+    CU_ASSERT_EQUAL_FATAL(info->argc, 7);
+    CU_ASSERT_STRING_EQUAL(info->argv[1], "a\"b");
+    CU_ASSERT_STRING_EQUAL(info->argv[6], "c");
+    CU_ASSERT_PTR_NULL(info->job);
+    char job[64];
+    CU_ASSERT_EQUAL(hs_render_hp_job(c, job, sizeof job), 22);
+    CU_ASSERT_STRING_EQUAL(job, "prog a\"b c +RTS -hc -l");
     CU_ASSERT_STRING_EQUAL(info->rts_identifier, "GHC-9.0.2 rts_p");
     CU_ASSERT_TRUE(info->has_wall_clock);
     CU_ASSERT_EQUAL(info->wall_clock_sec, 1795306888);
-    CU_ASSERT_PTR_NOT_NULL(info->date);
+    CU_ASSERT_PTR_NULL(info->date);
+    char date[64];
+    CU_ASSERT(hs_render_hp_date(c, date, sizeof date) >= 16);
+    CU_ASSERT_PTR_NOT_NULL(strstr(date, " 20")); /* the year */
     CU_ASSERT_EQUAL(hs_census_sample_count(c), 2);
     CU_ASSERT_EQUAL(hs_census_sample_time(c, 0), 100);
     CU_ASSERT_EQUAL(hs_census_sample_time(c, 1), 200);
@@ -565,7 +575,13 @@ static void test_load_fd_pipe(void)
     c = hs_census_new();
     CU_ASSERT_EQUAL(hs_census_load_fd(c, fd, &err), HS_TRUNCATED);
     CU_ASSERT_EQUAL(err.code, HS_TRUNCATED);
-    CU_ASSERT_EQUAL(hs_census_sample_count(c), 2);
+    /* the cut falls inside the last sample, before its SAMPLE_END: that
+     * sample is a fraction of a census and is left out, and the
+     * truncation warning says so (issue 14) */
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "the last heap sample, at "
+                                  "0.0000 s, was cut and is left out"));
+    CU_ASSERT_EQUAL(hs_census_warning_count(c), 0);
     CU_ASSERT_FALSE(hs_census_get_info(c)->complete);
     hs_census_free(c);
     close(fd);
@@ -615,8 +631,10 @@ static void test_decode_only_census_tags(void)
     for (size_t i = 0; i < hs_census_sample_count(d); i++)
         CU_ASSERT_EQUAL(hs_census_sample_total(c, i),
                         hs_census_sample_total(d, i));
-    CU_ASSERT_STRING_EQUAL(hs_census_get_info(c)->job,
-                           hs_census_get_info(d)->job);
+    char jc[128], jd[128];
+    hs_render_hp_job(c, jc, sizeof jc);
+    hs_render_hp_job(d, jd, sizeof jd);
+    CU_ASSERT_STRING_EQUAL(jc, jd);
     CU_ASSERT_EQUAL(hs_census_marker_count(c), 1);
     CU_ASSERT_EQUAL(hs_census_error(c)->code, HS_OK);
     hs_census_free(c);
@@ -730,7 +748,7 @@ static uint64_t count_tag(const char *name, uint16_t tag)
 static void test_corpus(void)
 {
     if (!tu_corpus_dir()) {
-        printf("\n  note: no corpus (HEAPSCOPE_SHARED_DIR); skipped ");
+        tu_skip("no corpus (HEAPSCOPE_SHARED_DIR)");
         return;
     }
     /* GHC 8.2/8.4 logs with no SAMPLE_END */
@@ -796,6 +814,344 @@ static void test_corpus(void)
     }
 }
 
+
+/* ---- integrity (issue 14) -------------------------------------------- */
+
+/* Loads bytes with hs_census_load_fd from a temporary file. */
+static hs_census *census_load_bytes(const uint8_t *data, size_t len, int *st,
+                                    hs_error *err)
+{
+    char path[] = "/tmp/heapscope-census-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    unlink(path);
+    CU_ASSERT_EQUAL((size_t)write(fd, data, len), len);
+    lseek(fd, 0, SEEK_SET);
+    hs_census *c = hs_census_new();
+    *st = hs_census_load_fd(c, fd, err);
+    close(fd);
+    return c;
+}
+
+static void test_cut_sample(void)
+{
+    /* a -hc log cut inside its second sample: every cut point gives only
+     * whole samples (totals 300, then 700), never a fraction of one */
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 1);
+    evw_cost_centre(&w, 2, 1, "main", "Main", "a.hs:1:1", 0);
+    evw_cost_centre(&w, 3, 2, "go", "Main", "a.hs:2:1", 0);
+    uint32_t s1[] = {1}, s2[] = {2, 1};
+    evw_sample_begin(&w, 100000000, 0);
+    evw_sample_ccs(&w, 100000001, 100, 1, s1);
+    evw_sample_ccs(&w, 100000002, 200, 2, s2);
+    evw_sample_end(&w, 100000003, 0);
+    size_t begin2 = w.len;
+    evw_sample_begin(&w, 247600000, 1);
+    evw_sample_ccs(&w, 247600001, 300, 1, s1);
+    uint32_t s3[] = {1, 2, 1}; /* a band only this sample has */
+    evw_sample_ccs(&w, 247600002, 400, 3, s3);
+    size_t end2 = w.len;
+    evw_sample_end(&w, 247600003, 1);
+    for (size_t cut = begin2; cut <= w.len; cut++) {
+        int st;
+        hs_census *c = census_from(w.data, cut, 0, 0, &st);
+        size_t n = hs_census_sample_count(c);
+        CU_ASSERT_EQUAL(n, cut < w.len ? 1 : 2);
+        CU_ASSERT_EQUAL(hs_census_sample_total(c, 0), 300);
+        if (n == 2)
+            CU_ASSERT_EQUAL(hs_census_sample_total(c, 1), 700);
+        CU_ASSERT_EQUAL(hs_census_band_count(c), n == 2 ? 3 : 2);
+        CU_ASSERT_EQUAL(hs_census_peak_sample(c), n - 1);
+        /* once the SAMPLE_BEGIN is whole, the cut is said */
+        bool said = has_warning(c, "the last heap sample, at 0.2476 s, was "
+                                   "cut and is left out");
+        CU_ASSERT_EQUAL(said, cut >= begin2 + 18 && cut < w.len);
+        hs_census_free(c);
+    }
+    /* through hs_census_load_fd the same goes into the truncation message
+     * instead of the warnings */
+    int st;
+    hs_error err;
+    hs_census *c = census_load_bytes(w.data, end2, &st, &err);
+    CU_ASSERT_EQUAL(st, HS_TRUNCATED);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "; the last heap sample, at "
+                                  "0.2476 s, was cut and is left out"));
+    CU_ASSERT_FALSE(has_warning(c, "was cut"));
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_cut_biographical(void)
+{
+    /* -hb: censuses written at exit; a cut among them leaves the whole
+     * ones, drops the cut one and warns that later ones may be missing */
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 6);
+    size_t ends[3];
+    for (int s = 0; s < 3; s++) {
+        evw_bio_sample_begin(&w, 9000, 4, 1000 * (uint64_t)(s + 1));
+        evw_sample_string(&w, 9000, 10, "VOID");
+        evw_sample_string(&w, 9000, 20, "LAG");
+        evw_sample_end(&w, 9000, 4);
+        ends[s] = w.len;
+    }
+    int st;
+    hs_census *c = census_from(w.data, ends[1] - 5, 0, 0, &st);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 1);
+    CU_ASSERT_TRUE(has_warning(c, "was cut and is left out"));
+    CU_ASSERT_TRUE(has_warning(c, "censuses after the cut may be missing"));
+    hs_census_free(c);
+    c = census_from(w.data, ends[1], 0, 0, &st);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 2);
+    CU_ASSERT_FALSE(has_warning(c, "was cut"));
+    CU_ASSERT_TRUE(has_warning(c, "may be missing"));
+    hs_census_free(c);
+    evw_data_end(&w);
+    c = census_of(&w);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 3);
+    CU_ASSERT_EQUAL(hs_census_warning_count(c), 0);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_empty_samples(void)
+{
+    /* samples and no band at all (empty-samples.hp): no NULL + 0 in the
+     * band statistics (UBSan checks it), empty entries never NULL */
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 7);
+    for (uint64_t t = 1; t <= 3; t++) {
+        evw_sample_begin(&w, t * 1000, t);
+        evw_sample_end(&w, t * 1000 + 1, t);
+    }
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 3);
+    CU_ASSERT_EQUAL(hs_census_band_count(c), 0);
+    hs_band_stats one;
+    CU_ASSERT_EQUAL(hs_census_band_stats(c, &one), HS_OK);
+    const hs_census_entry *e = NULL;
+    CU_ASSERT_EQUAL(hs_census_sample_entries(c, 1, &e), 0);
+    CU_ASSERT_PTR_NOT_NULL(e);
+    CU_ASSERT_EQUAL(hs_census_peak_sample(c), 0);
+    hs_band_groups *g = hs_band_groups_new(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(hs_band_groups_count(g), 0);
+    CU_ASSERT_EQUAL(hs_band_groups_sample(g, 2, &e), 0);
+    hs_band_groups_free(g);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+static void test_one_end_time(void)
+{
+    /* a corrupt timestamp inside a capability's block (times going back
+     * after it): hs_census_load_fd and hs_census_add_event agree */
+    evw w;
+    evw_start_ghc92(&w);
+    size_t b = evw_block(&w, 1000, 0);
+    static const uint64_t times[] = {31000000, 144115188000000000ull,
+                                     5000000, 31000000};
+    for (int i = 0; i < 4; i++) {
+        evw_event(&w, 50, times[i], 0); /* HEAP_SIZE */
+        evw_u32(&w, 0);
+        evw_u64(&w, 4096);
+    }
+    evw_block_end(&w, b, 31000000);
+    size_t b1 = evw_block(&w, 2000, 1);
+    evw_event(&w, 50, 20000000, 0);
+    evw_u32(&w, 0);
+    evw_u64(&w, 8192);
+    evw_block_end(&w, b1, 20000000);
+    evw_data_end(&w);
+    int st;
+    hs_error err;
+    hs_census *a = census_of(&w);
+    hs_census *l = census_load_bytes(w.data, w.len, &st, &err);
+    CU_ASSERT_EQUAL(st, HS_OK);
+    const hs_census_info *ia = hs_census_get_info(a),
+                         *il = hs_census_get_info(l);
+    CU_ASSERT_EQUAL(ia->end_time_ns, il->end_time_ns);
+    CU_ASSERT_EQUAL(ia->end_time_ns, 144115188000000000ull);
+    CU_ASSERT_EQUAL(ia->events, il->events);
+    CU_ASSERT_EQUAL(ia->capabilities, il->capabilities);
+    CU_ASSERT_EQUAL(il->capabilities, 2);
+    hs_census_free(a);
+    hs_census_free(l);
+    evw_free(&w);
+}
+
+static void test_band_groups(void)
+{
+    /* two stacks with the same labels, and -L cutting two names to one:
+     * one group each, their bytes summed, saturating */
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 1);
+    evw_cost_centre(&w, 2, 1, "f", "M", "a.hs:1:1", 0);
+    evw_cost_centre(&w, 3, 2, "f", "M", "a.hs:9:1", 0); /* same label */
+    evw_cost_centre(&w, 4, 3, "a_long_name_one", "M", "a.hs:3:1", 0);
+    evw_cost_centre(&w, 5, 4, "a_long_name_two", "M", "a.hs:4:1", 0);
+    uint32_t s1[] = {1}, s2[] = {2}, s3[] = {3}, s4[] = {4};
+    evw_sample_begin(&w, 10, 0);
+    evw_sample_ccs(&w, 11, UINT64_MAX - 5, 1, s1);
+    evw_sample_ccs(&w, 12, 10, 1, s3);
+    evw_sample_ccs(&w, 13, 7, 1, s2);
+    evw_sample_ccs(&w, 14, 20, 1, s4);
+    evw_sample_end(&w, 15, 0);
+    evw_data_end(&w);
+    hs_census *c = census_from(w.data, w.len, 0, 10, NULL);
+    CU_ASSERT_EQUAL(hs_census_band_count(c), 4); /* the model keeps all */
+    hs_band_groups *g = hs_band_groups_new(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL_FATAL(hs_band_groups_count(g), 2);
+    CU_ASSERT_STRING_EQUAL(hs_band_groups_name(g, 0), "f");
+    CU_ASSERT_STRING_EQUAL(hs_band_groups_name(g, 1), "a_long...");
+    CU_ASSERT_EQUAL(hs_band_groups_of(g, 2), 0); /* stack {2}: band 2 */
+    const hs_census_entry *e;
+    CU_ASSERT_EQUAL_FATAL(hs_band_groups_sample(g, 0, &e), 2);
+    CU_ASSERT_EQUAL(e[0].band, 0);
+    CU_ASSERT_EQUAL(e[0].bytes, UINT64_MAX); /* saturated, not wrapped */
+    CU_ASSERT_EQUAL(e[1].band, 1);
+    CU_ASSERT_EQUAL(e[1].bytes, 30);
+    hs_band_groups_free(g);
+    /* the model keeps whole names: the limit can be lifted or changed
+     * afterwards, and only the view joins what it cuts alike */
+    hs_census_set_name_limit(c, 0);
+    CU_ASSERT_STRING_EQUAL(hs_census_band_name(c, 1), "a_long_name_one");
+    g = hs_band_groups_new(c);
+    CU_ASSERT_EQUAL(hs_band_groups_count(g), 3);
+    hs_band_groups_free(g);
+    hs_census_set_name_limit(c, 13);
+    CU_ASSERT_STRING_EQUAL(hs_census_band_name(c, 3), "a_long_na...");
+    CU_ASSERT_EQUAL(hs_census_error(c)->code, HS_OK);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
+
+struct failing { unsigned long calls, fail_at; };
+
+static void *f_malloc(void *u, size_t n)
+{
+    struct failing *f = u;
+    return ++f->calls == f->fail_at ? NULL : malloc(n);
+}
+
+static void *f_realloc(void *u, void *p, size_t n)
+{
+    struct failing *f = u;
+    return ++f->calls == f->fail_at ? NULL : realloc(p, n);
+}
+
+static void f_free(void *u, void *p)
+{
+    (void)u;
+    free(p);
+}
+
+static void test_nomem_keeps_offset(void)
+{
+    /* out of memory on any allocation while adding events: the error
+     * names the event being added (offset and index), and it is the
+     * first error that stays */
+    evw w;
+    build_hc(&w);
+    unsigned long failures = 0;
+    for (unsigned long n = 1; n < 5000; n++) {
+        struct failing f = {0, n};
+        hs_allocator a = {f_malloc, f_realloc, f_free, &f};
+        hs_census *c = hs_census_new_with(&a);
+        hs_reader *r = hs_reader_new();
+        if (!c) {
+            hs_reader_free(r);
+            continue;
+        }
+        hs_reader_feed(r, w.data, w.len);
+        hs_event ev;
+        int st = HS_OK;
+        while (st == HS_OK && hs_reader_next(r, &ev) == HS_EVENT)
+            st = hs_census_add_event(c, &ev);
+        if (st == HS_ERR_NOMEM) {
+            failures++;
+            const hs_error *e = hs_census_error(c);
+            CU_ASSERT_EQUAL(e->code, HS_ERR_NOMEM);
+            CU_ASSERT_EQUAL(e->offset, ev.offset);
+            CU_ASSERT_EQUAL(e->event_index, ev.index);
+            /* sticky: later calls return it and do not change it */
+            CU_ASSERT_EQUAL(hs_census_add_event(c, &ev), HS_ERR_NOMEM);
+            CU_ASSERT_EQUAL(hs_census_finish(c, true), HS_ERR_NOMEM);
+            CU_ASSERT_EQUAL(hs_census_error(c)->offset, ev.offset);
+        } else {
+            CU_ASSERT_EQUAL(st, HS_OK);
+        }
+        hs_census_free(c);
+        hs_reader_free(r);
+        if (f.calls < n)
+            break; /* no allocation left to fail */
+    }
+    CU_ASSERT_TRUE(failures >= 10);
+    evw_free(&w);
+}
+
+
+static void rts_id_event(evw *w, const char *id)
+{
+    size_t s = evw_event(w, 29, 1, 1);
+    evw_u32(w, 0);
+    evw_bytes(w, id, strlen(id));
+    evw_event_end(w, s);
+}
+
+static void test_cut_first_sample(void)
+{
+    /* a cut inside the very first sample, before any SAMPLE_END: the
+     * runtime (GHC 8.9 and later, or a -hb log) closes its samples, so
+     * the fraction is left out; a GHC 8.4 log has no SAMPLE_END at all,
+     * so there the sample ends with the data */
+    static const struct { const char *rts; int bd; size_t want; } cases[] = {
+        {"GHC-9.0.2 rts_p", 1, 0},
+        {"GHC-8.10.7 rts_p", 1, 0},
+        {"GHC-8.4.3 rts_p", 1, 1},
+        {NULL, 1, 1},              /* unknown runtime: kept */
+        {NULL, 6, 0},              /* -hb: closed by its runtime */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        evw w;
+        evw_start_ghc92(&w);
+        if (cases[k].rts)
+            rts_id_event(&w, cases[k].rts);
+        evw_heap_prof_begin(&w, 2, 1000, (uint32_t)cases[k].bd);
+        evw_cost_centre(&w, 3, 1, "main", "Main", "a.hs:1:1", 0);
+        uint32_t s1[] = {1};
+        if (cases[k].bd == 6)
+            evw_bio_sample_begin(&w, 10, 0, 10);
+        else
+            evw_sample_begin(&w, 10, 0);
+        if (cases[k].bd == 6)
+            evw_sample_string(&w, 11, 100, "VOID");
+        else
+            evw_sample_ccs(&w, 11, 100, 1, s1);
+        int st;
+        hs_census *c = census_from(w.data, w.len, 0, 0, &st);
+        CU_ASSERT_EQUAL(hs_census_sample_count(c), cases[k].want);
+        CU_ASSERT_EQUAL(has_warning(c, "was cut and is left out"),
+                        cases[k].want == 0);
+        hs_error err;
+        hs_census *l = census_load_bytes(w.data, w.len, &st, &err);
+        CU_ASSERT_EQUAL(st, HS_TRUNCATED);
+        CU_ASSERT_EQUAL(hs_census_sample_count(l), cases[k].want);
+        hs_census_free(l);
+        hs_census_free(c);
+        evw_free(&w);
+    }
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -813,6 +1169,13 @@ int main(void)
         {"decoding only the census's tags; a malformed stack", test_decode_only_census_tags},
         {"markers out of order", test_marker_order},
         {"corpus logs", test_corpus},
+        {"a sample cut before its end is left out", test_cut_sample},
+        {"-hb censuses cut", test_cut_biographical},
+        {"a cut inside the first sample", test_cut_first_sample},
+        {"samples without bands", test_empty_samples},
+        {"one end time whichever way loaded", test_one_end_time},
+        {"band groups: joined by name, saturating", test_band_groups},
+        {"out of memory keeps the event's offset", test_nomem_keeps_offset},
         {NULL, NULL},
     };
     return tu_main("census", NULL, NULL, tests);

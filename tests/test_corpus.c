@@ -159,13 +159,22 @@ static void stack_text(sbuf *b, uint8_t depth, const uint32_t *stack)
 static bool describe(const hs_event *e, sbuf *b)
 {
     switch (e->tag) {
-    case 0: case 1: case 3: case 4: case 8: case 9: case 10: case 11:
-    case 12: case 16: case 18: case 19: case 25: case 26: case 27: case 28:
-    case 29: case 32: case 33: case 43: case 45: case 46: case 49: case 50:
-    case 51: case 52: case 53: case 54: case 58: case 91:
+    case HS_EV_CREATE_THREAD: case HS_EV_RUN_THREAD:
+    case HS_EV_THREAD_RUNNABLE: case HS_EV_MIGRATE_THREAD:
+    case HS_EV_THREAD_WAKEUP: case HS_EV_GC_START: case HS_EV_GC_END:
+    case HS_EV_REQUEST_SEQ_GC:
+    case HS_EV_REQUEST_PAR_GC: case HS_EV_LOG_MSG: case HS_EV_BLOCK_MARKER:
+    case HS_EV_USER_MSG: case HS_EV_CAPSET_CREATE: case HS_EV_CAPSET_DELETE:
+    case HS_EV_CAPSET_ASSIGN_CAP: case HS_EV_CAPSET_REMOVE_CAP:
+    case HS_EV_RTS_IDENTIFIER: case HS_EV_OSPROCESS_PID:
+    case HS_EV_OSPROCESS_PPID: case HS_EV_WALL_CLOCK_TIME:
+    case HS_EV_CAP_CREATE: case HS_EV_CAP_DELETE: case HS_EV_HEAP_ALLOCATED:
+    case HS_EV_HEAP_SIZE:
+    case HS_EV_HEAP_LIVE: case HS_EV_HEAP_INFO_GHC: case HS_EV_GC_STATS_GHC:
+    case HS_EV_GC_GLOBAL_SYNC: case HS_EV_USER_MARKER: case HS_EV_BLOCKS_SIZE:
         break;
     default:
-        if (e->tag < 160 || e->tag > 169)
+        if (e->tag < HS_EV_HEAP_PROF_BEGIN || e->tag > HS_EV_IPE)
             return false; /* compared by count (or total) only */
     }
     b->len = 0;
@@ -176,84 +185,90 @@ static bool describe(const hs_event *e, sbuf *b)
         return true;
     }
     switch (e->tag) {
-    case 0: sb_printf(b, "creating thread %" PRIu32, e->u.thread.thread); break;
-    case 1: sb_printf(b, "running thread %" PRIu32, e->u.thread.thread); break;
-    case 3:
+    case HS_EV_CREATE_THREAD:
+        sb_printf(b, "creating thread %" PRIu32, e->u.thread.thread);
+        break;
+    case HS_EV_RUN_THREAD:
+        sb_printf(b, "running thread %" PRIu32, e->u.thread.thread);
+        break;
+    case HS_EV_THREAD_RUNNABLE:
         sb_printf(b, "thread %" PRIu32 " is runnable", e->u.thread.thread);
         break;
-    case 4:
+    case HS_EV_MIGRATE_THREAD:
         sb_printf(b, "migrating thread %" PRIu32 " to cap %u",
                   e->u.thread_cap.thread, e->u.thread_cap.cap);
         break;
-    case 8:
+    case HS_EV_THREAD_WAKEUP:
         sb_printf(b, "waking up thread %" PRIu32 " on cap %u",
                   e->u.thread_cap.thread, e->u.thread_cap.cap);
         break;
-    case 9: sb_printf(b, "starting GC"); break;
-    case 10: sb_printf(b, "finished GC"); break;
-    case 11: sb_printf(b, "requesting sequential GC"); break;
-    case 12: sb_printf(b, "requesting parallel GC"); break;
-    case 18:
+    case HS_EV_GC_START: sb_printf(b, "starting GC"); break;
+    case HS_EV_GC_END: sb_printf(b, "finished GC"); break;
+    case HS_EV_REQUEST_SEQ_GC: sb_printf(b, "requesting sequential GC"); break;
+    case HS_EV_REQUEST_PAR_GC: sb_printf(b, "requesting parallel GC"); break;
+    case HS_EV_BLOCK_MARKER:
         sb_printf(b, "event block: cap %u, end time: %" PRIu64 "\n",
                   e->u.block.cap, e->u.block.end_time);
         break;
-    case 19: case 16: sb_str(b, e->u.msg.text); break;
-    case 58: sb_printf(b, "marker: "); sb_str(b, e->u.msg.text); break;
-    case 25:
+    case HS_EV_USER_MSG: case HS_EV_LOG_MSG: sb_str(b, e->u.msg.text); break;
+    case HS_EV_USER_MARKER:
+        sb_printf(b, "marker: "); sb_str(b, e->u.msg.text);
+        break;
+    case HS_EV_CAPSET_CREATE:
         sb_printf(b, "created capset %" PRIu32 " of type %s",
                   e->u.capset_create.capset,
                   capset_types[e->u.capset_create.type < 4
                                ? e->u.capset_create.type : 0]);
         break;
-    case 26:
+    case HS_EV_CAPSET_DELETE:
         sb_printf(b, "deleted capset %" PRIu32, e->u.capset_delete.capset);
         break;
-    case 27:
+    case HS_EV_CAPSET_ASSIGN_CAP:
         sb_printf(b, "assigned cap %u to capset %" PRIu32,
                   e->u.capset_cap.cap, e->u.capset_cap.capset);
         break;
-    case 28:
+    case HS_EV_CAPSET_REMOVE_CAP:
         sb_printf(b, "removed cap %u from capset %" PRIu32,
                   e->u.capset_cap.cap, e->u.capset_cap.capset);
         break;
-    case 29:
+    case HS_EV_RTS_IDENTIFIER:
         sb_printf(b, "capset %" PRIu32 ": RTS version \"",
                   e->u.rts_identifier.capset);
         sb_str(b, e->u.rts_identifier.text);
         sb_printf(b, "\"");
         break;
-    case 32:
+    case HS_EV_OSPROCESS_PID:
         sb_printf(b, "capset %" PRIu32 ": pid %" PRIu32, e->u.pid.capset,
                   e->u.pid.pid);
         break;
-    case 33:
+    case HS_EV_OSPROCESS_PPID:
         sb_printf(b, "capset %" PRIu32 ": parent pid %" PRIu32,
                   e->u.pid.capset, e->u.pid.pid);
         break;
-    case 43:
+    case HS_EV_WALL_CLOCK_TIME:
         sb_printf(b, "capset %" PRIu32 ": wall clock time %" PRIu64 "s %"
                   PRIu32 "ns (unix epoch)", e->u.wall_clock.capset,
                   e->u.wall_clock.sec, e->u.wall_clock.nsec);
         break;
-    case 45: sb_printf(b, "created cap %u", e->u.cap.cap); break;
-    case 46: sb_printf(b, "deleted cap %u", e->u.cap.cap); break;
-    case 49:
+    case HS_EV_CAP_CREATE: sb_printf(b, "created cap %u", e->u.cap.cap); break;
+    case HS_EV_CAP_DELETE: sb_printf(b, "deleted cap %u", e->u.cap.cap); break;
+    case HS_EV_HEAP_ALLOCATED:
         sb_printf(b, "allocated on heap capset %" PRIu32 ": %" PRIu64
                   " total bytes till now", e->u.heap.capset, e->u.heap.bytes);
         break;
-    case 50:
+    case HS_EV_HEAP_SIZE:
         sb_printf(b, "size of heap capset %" PRIu32 ": %" PRIu64 " bytes",
                   e->u.heap.capset, e->u.heap.bytes);
         break;
-    case 51:
+    case HS_EV_HEAP_LIVE:
         sb_printf(b, "live data in heap capset %" PRIu32 ": %" PRIu64
                   " bytes", e->u.heap.capset, e->u.heap.bytes);
         break;
-    case 91:
+    case HS_EV_BLOCKS_SIZE:
         sb_printf(b, "blocks size of heap capset %" PRIu32 ": %" PRIu64
                   " bytes", e->u.heap.capset, e->u.heap.bytes);
         break;
-    case 52:
+    case HS_EV_HEAP_INFO_GHC:
         sb_printf(b, "heap stats for heap capset %" PRIu32 ": generations %u"
                   ", %" PRIu64 " bytes max heap size, %" PRIu64 " bytes alloc"
                   " area size, %" PRIu64 " bytes mblock size, %" PRIu64
@@ -262,7 +277,7 @@ static bool describe(const hs_event *e, sbuf *b)
                   e->u.heap_info.alloc_area, e->u.heap_info.mblock,
                   e->u.heap_info.block);
         break;
-    case 53:
+    case HS_EV_GC_STATS_GHC:
         sb_printf(b, "GC stats for heap capset %" PRIu32 ": generation %u, %"
                   PRIu64 " bytes copied, %" PRIu64 " bytes slop, %" PRIu64
                   " bytes fragmentation, %" PRIu32 " par threads, %" PRIu64
@@ -275,8 +290,8 @@ static bool describe(const hs_event *e, sbuf *b)
             sb_printf(b, ", %" PRIu64 " bytes balanced par copied",
                       e->u.gc_stats.par_balanced_copied);
         break;
-    case 54: sb_printf(b, "all caps stopped for GC"); break;
-    case 160: {
+    case HS_EV_GC_GLOBAL_SYNC: sb_printf(b, "all caps stopped for GC"); break;
+    case HS_EV_HEAP_PROF_BEGIN: {
         uint32_t bd = e->u.heap_prof_begin.breakdown;
         sb_printf(b, "start heap profiling %u at sampling period %" PRIu64
                   " broken down by %s", e->u.heap_prof_begin.profile,
@@ -294,7 +309,7 @@ static bool describe(const hs_event *e, sbuf *b)
         }
         break;
     }
-    case 161:
+    case HS_EV_HEAP_PROF_COST_CENTRE:
         sb_printf(b, "cost centre %" PRIu32 " ", e->u.cost_centre.id);
         sb_str(b, e->u.cost_centre.label);
         sb_printf(b, " in ");
@@ -304,38 +319,38 @@ static bool describe(const hs_event *e, sbuf *b)
         if (e->u.cost_centre.flags & HS_CC_FLAG_CAF)
             sb_printf(b, " CAF");
         break;
-    case 162:
+    case HS_EV_HEAP_PROF_SAMPLE_BEGIN:
         sb_printf(b, "start heap prof sample %" PRIu64, e->u.sample.era);
         break;
-    case 165:
+    case HS_EV_HEAP_PROF_SAMPLE_END:
         sb_printf(b, "end prof sample %" PRIu64, e->u.sample.era);
         break;
-    case 166:
+    case HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
         sb_printf(b, "start heap prof sample %" PRIu64 " at time %" PRIu64,
                   e->u.bio_sample.era, e->u.bio_sample.time);
         break;
-    case 163:
+    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE:
         sb_printf(b, "heap prof sample %u, residency %" PRIu64
                   ", cost centre stack ", e->u.ccs_sample.profile,
                   e->u.ccs_sample.bytes);
         stack_text(b, e->u.ccs_sample.depth, e->u.ccs_sample.stack);
         break;
-    case 164:
+    case HS_EV_HEAP_PROF_SAMPLE_STRING:
         sb_printf(b, "heap prof sample %u, residency %" PRIu64 ", label ",
                   e->u.string_sample.profile, e->u.string_sample.bytes);
         sb_str(b, e->u.string_sample.label);
         break;
-    case 167:
+    case HS_EV_PROF_SAMPLE_COST_CENTRE:
         sb_printf(b, "cap no %" PRIu32 ", prof sample %" PRIu64
                   ", cost centre stack ", e->u.prof_sample.cap,
                   e->u.prof_sample.tick);
         stack_text(b, e->u.prof_sample.depth, e->u.prof_sample.stack);
         break;
-    case 168:
+    case HS_EV_PROF_BEGIN:
         sb_printf(b, "start time profiling, tick interval %" PRIu64 " (ns)",
                   e->u.prof_begin.tick_interval);
         break;
-    case 169:
+    case HS_EV_IPE:
         sb_printf(b, "Info Table: %" PRIx64 ":", e->u.ipe.address);
         sb_str(b, e->u.ipe.closure_desc);
         sb_printf(b, ":");
@@ -433,7 +448,7 @@ static void test_samples(void)
         while (fscanf(f, "%u %llu", &tag, &cnt) == 2 && tag < NTAGS) {
             want[tag] = cnt;
             want_total += cnt;
-            has18 |= tag == 18;
+            has18 |= tag == HS_EV_BLOCK_MARKER;
             lines_read++;
         }
         CU_ASSERT(feof(f));
@@ -724,8 +739,7 @@ static void test_corpus(void)
 {
     const char *cd = tu_corpus_dir();
     if (!cd) {
-        printf("\n  note: no corpus at $HEAPSCOPE_SHARED_DIR/corpus/"
-               "ghc-events; skipped\n");
+        tu_skip("no corpus at $HEAPSCOPE_SHARED_DIR/corpus/ghc-events");
         return;
     }
     char **names;

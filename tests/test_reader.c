@@ -164,8 +164,8 @@ static size_t real_logs(struct real_log *out, size_t max)
     }
     const char *cd = tu_corpus_dir();
     if (!cd)
-        printf("\n  note: no corpus at $HEAPSCOPE_SHARED_DIR/corpus/ghc-events;"
-               " chunking checked on samples only\n");
+        tu_skip("no corpus at $HEAPSCOPE_SHARED_DIR/corpus/ghc-events;"
+                " chunking checked on samples only");
     for (size_t i = 0; cd && i < sizeof corpus / sizeof *corpus && n < max;
          i++) {
         snprintf(out[n].path, sizeof out[n].path, "%s/%s", cd, corpus[i]);
@@ -266,32 +266,13 @@ static void test_read_fd_pipe(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(data);
     run whole = decode_all(data, len);
 
-    int fds[2];
-    CU_ASSERT_FATAL(pipe(fds) == 0);
-    fflush(NULL);
-    pid_t pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0) {
-        close(fds[0]);
-        size_t pos = 0, step = 1;
-        while (pos < len) {
-            size_t n = len - pos < step ? len - pos : step;
-            ssize_t w = write(fds[1], data + pos, n);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                _exit(1);
-            pos += (size_t)w;
-            step = step * 7 % 9973 + 1; /* irregular sizes, some tiny */
-        }
-        _exit(0);
-    }
-    close(fds[1]);
+    pid_t pid;
+    int fd = tu_pipe_from(data, len, 7, 9973, &pid); /* irregular sizes */
     run got = {0};
     struct fd_collect c = {&got, 0};
     hs_reader *r = hs_reader_new();
-    int st = hs_read_fd(r, fds[0], collect_cb, &c);
-    close(fds[0]);
+    int st = hs_read_fd(r, fd, collect_cb, &c);
+    close(fd);
     int wst;
     waitpid(pid, &wst, 0);
     CU_ASSERT(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
@@ -302,7 +283,7 @@ static void test_read_fd_pipe(void)
     run_free(&got);
 
     /* A callback's non-zero return stops reading and is returned. */
-    int fd = open(path, O_RDONLY);
+    fd = open(path, O_RDONLY);
     CU_ASSERT_FATAL(fd >= 0);
     c = (struct fd_collect){&got, 100};
     r = hs_reader_new();
@@ -412,8 +393,7 @@ static void test_cut_every_offset(void)
         snprintf(path, sizeof path, "%s/hello-ghc-8.2.2.eventlog", cd);
         cut_file(path, 0, SIZE_MAX, 0);
     } else {
-        printf("\n  note: no corpus; cutting a sample's head and tail "
-               "only\n");
+        tu_skip("no corpus; cutting a sample's head and tail only");
     }
     /* A sample (always present): every cut through its header and first
      * events, and through its last events and data-end marker. */

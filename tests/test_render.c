@@ -414,7 +414,7 @@ static void test_corpus_time(void)
 {
     const char *dir = tu_corpus_dir();
     if (!dir) {
-        printf("\n  note: no corpus; skipped ");
+        tu_skip("no corpus (HEAPSCOPE_SHARED_DIR)");
         return;
     }
     char path[4200];
@@ -486,6 +486,86 @@ static void test_failing_sink(void)
     hs_census_free(c);
 }
 
+
+static char *render_csv_opts(const hs_census *c, const hs_csv_options *o)
+{
+    hs_membuf m = {0};
+    hs_sink s = hs_membuf_sink(&m);
+    CU_ASSERT_EQUAL(hs_render_csv_with(c, &s, o), HS_OK);
+    return m.data ? m.data : strdup("");
+}
+
+static void test_csv_guard_and_bom(void)
+{
+    /* cells a spreadsheet would evaluate get a ' in front (OWASP); the
+     * guard can be turned off; --bom starts with EF BB BF */
+    static const char *const names[] = {"=SUM(A1:A2)", "+1", "-x", "@cmd",
+                                        "\tTAB", "\rCR", "safe=1"};
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 1, 1000, 4);
+    evw_sample_begin(&w, 1000000, 0);
+    for (size_t k = 0; k < 7; k++)
+        evw_sample_string(&w, 1000001, k + 1, names[k]);
+    evw_sample_end(&w, 1000002, 0);
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    evw_free(&w);
+    hs_csv_options o;
+    hs_csv_options_init(&o);
+    CU_ASSERT_TRUE(o.formula_guard);
+    CU_ASSERT_FALSE(o.bom);
+    char *out = render_csv_opts(c, &o);
+    struct csv_table t;
+    CU_ASSERT_TRUE_FATAL(csv_read(out, &t));
+    CU_ASSERT_EQUAL_FATAL(t.nrows, 8);
+    for (size_t k = 0; k < 7; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s%s", k < 6 ? "'" : "", names[k]);
+        CU_ASSERT_STRING_EQUAL(t.rows[1 + k][1], want);
+    }
+    table_free(&t);
+    free(out);
+    /* the default hs_render_csv guards too */
+    out = render(c, 0, HS_CSV_WIDE, &(int){0});
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"'=SUM(A1:A2)\""));
+    free(out);
+    o.formula_guard = false;
+    o.bom = true;
+    o.layout = HS_CSV_WIDE;
+    out = render_csv_opts(c, &o);
+    CU_ASSERT_TRUE(strncmp(out, "\xef\xbb\xbftime_s,\"=SUM(A1:A2)\",", 21) == 0);
+    free(out);
+    hs_census_free(c);
+}
+
+static void test_folded_hp_hc(void)
+{
+    /* a runtime -hc .hp: keys split into stacks, outermost first, the
+     * (ccs id) dropped, a CAF ending its frame */
+    static const char hp[] =
+        "JOB \"p +RTS -hc\"\nBEGIN_SAMPLE 1\n"
+        "(261)genProgram/runAll/main\t100\n"
+        "(12)go/main/Main.CAF\t50\n(3)MAIN\t7\n(4)PINNED\t9\n"
+        "(5)inner/Lib.CAFouter\t3\n(6)\t1\nEND_SAMPLE 1\n";
+    FILE *f = fmemopen((void *)hp, sizeof hp - 1, "r");
+    hs_census *c = hs_census_new();
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_census_load_hp(c, f, &err), HS_OK);
+    fclose(f);
+    int st;
+    char *out = render(c, 1, HS_WEIGHT_PEAK, &st);
+    CU_ASSERT_EQUAL(st, HS_OK);
+    CU_ASSERT_STRING_EQUAL(out, "main;runAll;genProgram 100\n"
+                                "Main.CAF;main;go 50\n"
+                                "MAIN 7\n"
+                                "PINNED 9\n"
+                                "outer;Lib.CAF;inner 3\n"
+                                "(6) 1\n");
+    free(out);
+    hs_census_free(c);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -495,6 +575,8 @@ int main(void)
         {"samples: csv sums, folded totals", test_samples},
         {"corpus time profile", test_corpus_time},
         {"failing sink", test_failing_sink},
+        {"csv: formula guard, --bom", test_csv_guard_and_bom},
+        {"folded: a runtime -hc .hp as stacks", test_folded_hp_hc},
         {NULL, NULL},
     };
     return tu_main("render", NULL, NULL, tests);

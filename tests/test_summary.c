@@ -235,7 +235,7 @@ static void test_block_orders(void)
             int fin;
             hs_summary *s = summarise(w.data, w.len, chunk, NULL, &fin);
             CU_ASSERT_EQUAL(fin, HS_OK);
-            check_whole(hs_summary_stats_get(s));
+            check_whole(hs_summary_get_stats(s));
             char *t = render(s, false), *j = render(s, true);
             if (!first_text) {
                 first_text = t;
@@ -271,7 +271,7 @@ static void test_windows(void)
     /* [0, 200): cap 0's minor collection only */
     hs_summary_window win = {0, 199, NULL, NULL};
     hs_summary *s = summarise(w.data, w.len, 4096, &win, &fin);
-    const hs_summary_stats *st = hs_summary_stats_get(s);
+    const hs_summary_stats *st = hs_summary_get_stats(s);
     CU_ASSERT_TRUE(st->windowed);
     CU_ASSERT_EQUAL(st->gens[0].collections, 1);
     CU_ASSERT_EQUAL(st->gens[1].collections, 0);
@@ -286,7 +286,7 @@ static void test_windows(void)
     /* [200, end]: the rest; allocation from the counters' edges */
     win = (hs_summary_window){200, UINT64_MAX, NULL, NULL};
     s = summarise(w.data, w.len, 7, &win, &fin);
-    st = hs_summary_stats_get(s);
+    st = hs_summary_get_stats(s);
     CU_ASSERT_EQUAL(st->gens[0].collections, 1);
     CU_ASSERT_EQUAL(st->gens[1].collections, 1);
     CU_ASSERT_EQUAL(st->copied_bytes, 1000);
@@ -304,23 +304,25 @@ static void test_windows(void)
     m = hs_summary_marker(s, 1, &count, &first);
     CU_ASSERT(m.len == 1 && m.ptr[0] == 'b' && count == 1 && first == 250);
     uint64_t f = 0, t = 0;
+    hs_error werr;
     CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"a", 1},
-                                             (hs_str){"b", 1}, &f, &t), HS_OK);
+                                             (hs_str){"b", 1}, &f, &t, &werr), HS_OK);
     CU_ASSERT(f == 50 && t == 250);
     CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"a", 1},
-                                             (hs_str){"a", 1}, &f, &t), HS_OK);
+                                             (hs_str){"a", 1}, &f, &t, &werr), HS_OK);
     CU_ASSERT(f == 50 && t == 350);
     CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"b", 1},
-                                             (hs_str){"b", 1}, &f, &t),
+                                             (hs_str){"b", 1}, &f, &t, &werr),
                     HS_ERR_NO_DATA);
-    CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_error(s)->message,
-                                  "does not occur after"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(werr.message, "does not occur after"));
+    /* a question, not a failure of the summary */
+    CU_ASSERT_EQUAL(hs_summary_error(s)->code, HS_OK);
     CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"zz", 2},
-                                             (hs_str){"b", 1}, &f, &t),
+                                             (hs_str){"b", 1}, &f, &t, &werr),
                     HS_ERR_NO_DATA);
-    CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_error(s)->message, "\"zz\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(werr.message, "\"zz\""));
     CU_ASSERT_EQUAL(hs_summary_marker_window(s, (hs_str){"a", 1},
-                                             (hs_str){"b\0", 2}, &f, &t),
+                                             (hs_str){"b\0", 2}, &f, &t, NULL),
                     HS_ERR_NO_DATA); /* names match exactly, bytes and all */
     hs_summary_free(s);
 
@@ -354,9 +356,125 @@ static void test_misuse(void)
     CU_ASSERT_EQUAL(hs_summary_render_text(s, &k), HS_ERR_MISUSE);
     CU_ASSERT_EQUAL(hs_summary_finish(s), HS_OK);
     CU_ASSERT_EQUAL(hs_summary_add(s, &ev), HS_ERR_MISUSE);
+    /* the first error is kept: the bad window, not the later misuses */
+    CU_ASSERT_EQUAL(hs_summary_error(s)->code, HS_ERR_INVALID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_error(s)->message,
+                                  "ends before it starts"));
     hs_membuf_free(&m);
     hs_summary_free(s);
     hs_summary_free(NULL);
+}
+
+/*
+ * A corrupted allocation counter (a flipped high bit, as a fuzzer made
+ * it): the alloc rate would be ~9.2e18 bytes per MUT second, beyond any
+ * machine and, for a short MUT time, beyond uint64_t (undefined when
+ * converted). It is refused with a warning: n/a in the text, null in the
+ * JSON; and a counter sum beyond 64 bits refuses bytes allocated too.
+ */
+static void test_corrupt_alloc_counter(void)
+{
+    /* 0: 100 TB in 1 us of MUT: the rate (1e20, beyond uint64_t) alone is
+     * refused; 1: a counter of 2^63: bytes allocated too; 2: two such
+     * counters, whose sum overflows 64 bits. */
+    static const uint64_t counter[3] = {100000000000000ull,
+                                        (1ull << 63) + 4096,
+                                        (1ull << 63) + 4096};
+    for (int v = 0; v < 3; v++) {
+        evw w;
+        evw_start_ghc92(&w);
+        size_t b = evw_block(&w, 1, 0);
+        evw_event(&w, 9, 1000, 0);                   /* GC_START */
+        ev_heap(&w, 49, 1500, counter[v]);           /* HEAP_ALLOCATED */
+        ev_gc_stats(&w, 1600, 0, 500, 70, 1, 0, 0);
+        evw_event(&w, 10, 2000, 0);                  /* GC_END */
+        evw_block_end(&w, b, 2000);
+        if (v == 2) {
+            b = evw_block(&w, 1, 1);
+            ev_heap(&w, 49, 1500, counter[v]);
+            evw_block_end(&w, b, 2000);
+        }
+        evw_data_end(&w);
+        int fin;
+        hs_summary *s = summarise(w.data, w.len, 4096, NULL, &fin);
+        CU_ASSERT_EQUAL(fin, HS_OK);
+        const hs_summary_stats *st = hs_summary_get_stats(s);
+        CU_ASSERT_TRUE(st->has_pauses);
+        CU_ASSERT_EQUAL(st->mut_ns, 1000);
+        CU_ASSERT_FALSE(st->has_alloc_rate);
+        CU_ASSERT_EQUAL(st->has_allocated, v == 0);
+        CU_ASSERT_EQUAL_FATAL(hs_summary_warning_count(s), 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_warning(s, 0),
+                                      "cannot be right"));
+        CU_ASSERT_PTR_NULL(hs_summary_warning(s, 1));
+        char *text = render(s, false), *json = render(s, true);
+        CU_ASSERT_PTR_NULL(strstr(text, "9,223,372"));
+        if (v == 0) {
+            CU_ASSERT_PTR_NOT_NULL(strstr(text,
+                "  Alloc rate    n/a bytes per MUT second\n"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(text,
+                "100,000,000,000,000 bytes allocated in the heap"));
+        } else {
+            CU_ASSERT_PTR_NULL(strstr(text, "bytes allocated in the heap\n"));
+            CU_ASSERT_PTR_NULL(strstr(text, "  Alloc rate    "));
+            CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"allocated_bytes\": null"));
+        }
+        CU_ASSERT_PTR_NOT_NULL(strstr(json,
+            "\"alloc_rate_bytes_per_mut_second\": null"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"warnings\": [\n    \""));
+        free(text);
+        free(json);
+        hs_summary_free(s);
+        evw_free(&w);
+    }
+}
+
+/* An allocator that fails the n-th allocation (and every later one). */
+/*
+ * Every allocation of a summary of the hand-built log fails in turn: each
+ * run ends with HS_ERR_NOMEM kept as the error (or succeeds once n passes
+ * the number of allocations), never a crash, and frees every block.
+ */
+static void test_allocation_failures(void)
+{
+    static const int order[3] = {2, 0, 1};
+    evw w;
+    build_log(&w, order);
+    bool finished = false;
+    for (long n = 0; n < 10000 && !finished; n++) {
+        tu_failing f = {n, 0};
+        hs_allocator a = tu_failing_allocator(&f);
+        hs_summary *s = hs_summary_new_with(&a);
+        if (!s) {
+            CU_ASSERT_EQUAL(f.live, 0);
+            continue;
+        }
+        hs_reader *r = hs_reader_new();
+        hs_reader_feed(r, w.data, w.len);
+        hs_event ev;
+        int st = HS_OK;
+        while (st >= 0 && hs_reader_next(r, &ev) == HS_EVENT)
+            st = hs_summary_add(s, &ev);
+        hs_reader_free(r);
+        if (st >= 0)
+            st = hs_summary_finish(s);
+        if (st >= 0) {
+            hs_membuf m = {0};
+            hs_sink k = hs_membuf_sink(&m);
+            st = hs_summary_render_json(s, &k);
+            hs_membuf_free(&m);
+            finished = st == HS_OK;
+        } else {
+            CU_ASSERT_EQUAL(st, HS_ERR_NOMEM);
+            CU_ASSERT_EQUAL(hs_summary_error(s)->code, HS_ERR_NOMEM);
+            /* sticky: nothing more is done */
+            CU_ASSERT_EQUAL(hs_summary_finish(s), HS_ERR_NOMEM);
+        }
+        hs_summary_free(s);
+        CU_ASSERT_EQUAL(f.live, 0);
+    }
+    CU_ASSERT_TRUE(finished);
+    evw_free(&w);
 }
 
 /* A log with only user messages: every figure unavailable, none zero. */
@@ -372,7 +490,7 @@ static void test_no_gc_events(void)
     int fin;
     hs_summary *s = summarise(w.data, w.len, 4096, NULL, &fin);
     CU_ASSERT_EQUAL(fin, HS_ERR_NO_DATA);
-    const hs_summary_stats *st = hs_summary_stats_get(s);
+    const hs_summary_stats *st = hs_summary_get_stats(s);
     CU_ASSERT_FALSE(st->has_allocated || st->has_gc || st->has_live ||
                     st->has_slop || st->has_heap_size || st->has_pauses ||
                     st->has_work_balance || st->has_sparks);
@@ -426,7 +544,7 @@ static void test_old_layout(void)
     int fin;
     hs_summary *s = summarise(w.data, w.len, 3, NULL, &fin);
     CU_ASSERT_EQUAL(fin, HS_OK);
-    const hs_summary_stats *st = hs_summary_stats_get(s);
+    const hs_summary_stats *st = hs_summary_get_stats(s);
     CU_ASSERT_EQUAL_FATAL(st->n_gens, 1);
     CU_ASSERT_EQUAL(st->gens[0].collections, 1);
     CU_ASSERT_EQUAL(st->gens[0].timed, 1);
@@ -456,7 +574,7 @@ static void test_truncated_in_gc(void)
     CU_ASSERT_FATAL(cut > 0);
     int fin;
     hs_summary *s = summarise(w.data, cut, 4096, NULL, &fin);
-    const hs_summary_stats *st = hs_summary_stats_get(s);
+    const hs_summary_stats *st = hs_summary_get_stats(s);
     CU_ASSERT_EQUAL(st->gens[1].collections, 1);
     CU_ASSERT_EQUAL(st->gens[1].timed, 0);
     char *text = render(s, false);
@@ -503,7 +621,7 @@ static void check_sample(const char *dir, const char *name)
     int fin;
     hs_summary *s = summarise(log, elen, 1 << 16, NULL, &fin);
     CU_ASSERT_EQUAL(fin, HS_OK);
-    const hs_summary_stats *st = hs_summary_stats_get(s);
+    const hs_summary_stats *st = hs_summary_get_stats(s);
     bool f;
     uint64_t v;
     int bad = 0;
@@ -586,7 +704,7 @@ static void test_threaded_sample(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(log);
     int fin;
     hs_summary *s = summarise(log, len, 1 << 16, NULL, &fin);
-    const hs_summary_stats *st = hs_summary_stats_get(s);
+    const hs_summary_stats *st = hs_summary_get_stats(s);
     CU_ASSERT_TRUE(st->threaded);
     CU_ASSERT_TRUE(st->n_caps >= 2);
     CU_ASSERT_TRUE(st->gens[0].par_collections > 0);
@@ -597,10 +715,11 @@ static void test_threaded_sample(void)
     /* the phases' allocations add up to no more than the run's */
     uint64_t f, t;
     hs_str a = {"phase 1 start", 13}, b = {"phase 2 start", 13};
-    CU_ASSERT_EQUAL_FATAL(hs_summary_marker_window(s, a, b, &f, &t), HS_OK);
+    CU_ASSERT_EQUAL_FATAL(hs_summary_marker_window(s, a, b, &f, &t, NULL),
+                          HS_OK);
     hs_summary_window w = {f, t, "phase 1 start", "phase 2 start"};
     hs_summary *p = summarise(log, len, 1 << 16, &w, &fin);
-    const hs_summary_stats *ps = hs_summary_stats_get(p);
+    const hs_summary_stats *ps = hs_summary_get_stats(p);
     CU_ASSERT_TRUE(ps->allocated_bytes > 0 &&
                    ps->allocated_bytes < st->allocated_bytes);
     CU_ASSERT_TRUE(ps->gens[0].collections > 0 &&
@@ -615,7 +734,7 @@ static void test_corpus(void)
 {
     const char *dir = tu_corpus_dir();
     if (!dir) {
-        printf("\n  note: corpus not found, skipped\n");
+        tu_skip("no corpus at $HEAPSCOPE_SHARED_DIR/corpus/ghc-events");
         return;
     }
     static const char *const names[] = {"parallelTest", "hello-ghc-8.2.2",
@@ -632,7 +751,7 @@ static void test_corpus(void)
         int fin;
         hs_summary *s = summarise(log, len, 4096, NULL, &fin);
         CU_ASSERT_EQUAL(fin, HS_OK);
-        const hs_summary_stats *st = hs_summary_stats_get(s);
+        const hs_summary_stats *st = hs_summary_get_stats(s);
         CU_ASSERT_TRUE(st->has_gc && st->has_allocated && st->has_pauses);
         char *t = render(s, false);
         CU_ASSERT_PTR_NOT_NULL(strstr(t, "bytes allocated in the heap"));
@@ -648,6 +767,8 @@ int main(void)
         {"any block order and chunk size", test_block_orders},
         {"windows and markers", test_windows},
         {"misuse", test_misuse},
+        {"corrupted allocation counter", test_corrupt_alloc_counter},
+        {"allocation failures", test_allocation_failures},
         {"log without GC events", test_no_gc_events},
         {"GHC 8.2 layout", test_old_layout},
         {"truncated inside a collection", test_truncated_in_gc},

@@ -1,5 +1,7 @@
 #include "testutil.h"
 
+#include <errno.h>
+
 #include <CUnit/Basic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -57,6 +59,14 @@ void *tu_slurp(const char *path, size_t *len)
     return buf;
 }
 
+static const char *skipped;
+
+void tu_skip(const char *why)
+{
+    printf("\n  SKIP: %s\n", why);
+    skipped = why;
+}
+
 int tu_main(const char *suite, int (*init)(void), int (*cleanup)(void),
             const tu_test *tests)
 {
@@ -70,5 +80,80 @@ int tu_main(const char *suite, int (*init)(void), int (*cleanup)(void),
     unsigned failed = CU_get_number_of_failures();
     unsigned ran = CU_get_number_of_tests_run();
     CU_cleanup_registry();
-    return failed || ran == 0 ? 1 : 0;
+    if (failed || ran == 0)
+        return 1;
+    if (skipped) {
+        printf("skipped in part (exit 77): %s\n", skipped);
+        return 77;
+    }
+    return 0;
+}
+
+/* --- an allocator that fails on demand ------------------------------- */
+
+static bool may_allocate(tu_failing *f)
+{
+    if (f->left == 0)
+        return false;
+    if (f->left > 0)
+        f->left--;
+    return true;
+}
+
+static void *failing_malloc(void *user, size_t n)
+{
+    tu_failing *f = user;
+    void *p = may_allocate(f) ? malloc(n) : NULL;
+    f->live += p != NULL;
+    return p;
+}
+
+static void *failing_realloc(void *user, void *p, size_t n)
+{
+    tu_failing *f = user;
+    void *q = may_allocate(f) ? realloc(p, n) : NULL;
+    f->live += q && !p;
+    return q;
+}
+
+static void failing_free(void *user, void *p)
+{
+    tu_failing *f = user;
+    f->live -= p != NULL;
+    free(p);
+}
+
+hs_allocator tu_failing_allocator(tu_failing *f)
+{
+    return (hs_allocator){failing_malloc, failing_realloc, failing_free, f};
+}
+
+int tu_pipe_from(const void *data, size_t len, unsigned mul, unsigned mod,
+                 pid_t *pid)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        abort();
+    fflush(NULL);
+    *pid = fork();
+    if (*pid < 0)
+        abort();
+    if (*pid == 0) {
+        const char *p = data;
+        close(fds[0]);
+        size_t pos = 0, step = 1;
+        while (pos < len) {
+            size_t n = len - pos < step ? len - pos : step;
+            ssize_t w = write(fds[1], p + pos, n);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                _exit(1);
+            pos += (size_t)w;
+            step = step * mul % mod + 1;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    return fds[0];
 }
