@@ -11,6 +11,10 @@
 # the time to load the file alone (a chart whose filter matches nothing
 # loads the census and stops), so the rendering's own share can be read off.
 #
+# Last, the cost of one huge band name (issue 14.8): a .hp whose largest band
+# is named by LONG_NAME_MB megabytes (default 10), charted to SVG, PDF and
+# PNG, with wall time and peak resident memory (GNU time's %M).
+#
 # Environment: HEAPSCOPE=build/heapscope (relative to the repository root),
 # RUNS=3 (the median is reported), BENCH_TMP= (kept work directory).
 set -euo pipefail
@@ -79,3 +83,29 @@ for b in 15 0; do
             "$(echo "$t - $load" | bc)" "$(stat -c %s "$out")"
     done
 done
+
+# ---- one huge band name -----------------------------------------------------
+mb=${LONG_NAME_MB:-10}
+long=$tmp/long-name-$mb.hp
+if [[ ! -s $long ]]; then
+    awk -v mb="$mb" 'BEGIN {
+        name = "L"
+        while (length(name) < mb * 1048576) name = name name
+        name = substr(name, 1, mb * 1048576)
+        print "JOB \"long-name\""; print "DATE \"x\""
+        print "SAMPLE_UNIT \"seconds\""; print "VALUE_UNIT \"bytes\""
+        for (i = 1; i <= 3; i++)
+            printf "BEGIN_SAMPLE %d\n%s\t%d\nInt\t100\nEND_SAMPLE %d\n", i, name, 1000 * i, i
+    }' > "$long"
+fi
+if [[ -x /usr/bin/time ]]; then
+    printf 'band name of %s MiB:\n%-6s %10s %12s\n' "$mb" format wall_s max_rss_kib
+    for f in svg pdf png; do
+        /usr/bin/time -f '%e %M' -o "$tmp/time" "$bin" chart "$long" \
+            -o "$tmp/long.$f" > /dev/null 2>&1 || true
+        read -r wall rss < "$tmp/time"
+        printf '%-6s %10s %12s\n' "$f" "$wall" "$rss"
+    done
+else
+    echo "no /usr/bin/time: huge-name figures skipped"
+fi

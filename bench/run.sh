@@ -13,9 +13,11 @@
 #   GEN_OPTS=            extra generator options, e.g. "-i 10" for 10x more heap samples
 #   RUNS=3               runs per measurement; the median is reported
 #   HEAPSCOPE=build/heapscope   binary to measure (relative to the repository root)
-#   BENCH_CMDS="events --count" heapscope subcommands to time, separated by ';',
-#                        e.g. "events --count;hp -o -".  Each runs as
+#   BENCH_CMDS="events --count;info" heapscope subcommands to time, separated
+#                        by ';', e.g. "events --count;hp -o -".  Each runs as
 #                        "$HEAPSCOPE <cmd> LOG > /dev/null".
+#   WC=1                 also time `wc -l` on every log: the read limit that
+#                        events --count is compared with (0: skip)
 #   GHC_EVENTS=auto      auto: compare with ghc-events if ghc has the package; 0: skip
 #   BENCH_TMP=           work directory (default: a new one under ${TMPDIR:-/tmp},
 #                        removed at exit).  If set, it is kept, and logs already in
@@ -35,7 +37,8 @@ SEED=${SEED:-1}
 GEN_OPTS=${GEN_OPTS:-}
 RUNS=${RUNS:-3}
 HEAPSCOPE=${HEAPSCOPE:-build/heapscope}
-BENCH_CMDS=${BENCH_CMDS:-events --count}
+BENCH_CMDS=${BENCH_CMDS:-events --count;info}
+WC=${WC:-1}
 GHC_EVENTS=${GHC_EVENTS:-auto}
 KEEP=${KEEP:-0}
 CC=${CC:-cc}
@@ -84,7 +87,11 @@ fi
 
 # --- the generator -----------------------------------------------------------
 gen=$work/gen_eventlog
-"$CC" -O2 -Wall -Wextra -o "$gen" "$here/gen_eventlog.c" ||
+# The event table's header includes heapscope/version.h, which meson
+# generates into the build directory beside the binary.
+"$CC" -O2 -Wall -Wextra -I"$(dirname "$HEAPSCOPE")/include" \
+    -I"$root/build/include" -o "$gen" \
+    "$here/gen_eventlog.c" ||
     die "could not compile $here/gen_eventlog.c with $CC"
 
 sizes=("$SIZE")
@@ -140,28 +147,30 @@ for s in "${sizes[@]}"; do
 done
 
 # --- measuring ---------------------------------------------------------------
-# run_timed OUTFILE CMD...: one run; sets wall_ns, rss_kib, rc
+# run_timed OUTFILE CMD...: one run; sets wall_ns, rss_kib, cpu_ms, rc
 run_timed() {
     local outf=$1; shift
     local t0 t1
     t0=$(date +%s%N)
     if [ $have_time = 1 ]; then
-        /usr/bin/time -f %M -o "$work/rss" "$@" > "$outf" 2> "$work/stderr" && rc=0 || rc=$?
+        /usr/bin/time -f '%M %U %S' -o "$work/rss" "$@" > "$outf" 2> "$work/stderr" && rc=0 || rc=$?
     else
         "$@" > "$outf" 2> "$work/stderr" && rc=0 || rc=$?
     fi
     t1=$(date +%s%N)
     wall_ns=$((t1 - t0))
     rss_kib=
+    cpu_ms=
     if [ $have_time = 1 ]; then
-        rss_kib=$(grep -E '^[0-9]+$' "$work/rss" | tail -1 || true)
+        rss_kib=$(grep -E '^[0-9]+ ' "$work/rss" | tail -1 | awk '{ print $1 }' || true)
+        cpu_ms=$(grep -E '^[0-9]+ ' "$work/rss" | tail -1 | awk '{ printf "%d", ($2 + $3) * 1000 }' || true)
     fi
 }
 
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 max() { printf '%s\n' "$@" | sort -n | tail -1; }
 
-results=()     # lines: tool|command|size|bytes|events|wall_ns|rss|status
+results=()     # lines: tool|command|size|bytes|events|wall_ns|rss|status|cpu_ms
 failed=0
 
 # measure TOOL LABEL SIZE EVENTS_FROM CMD...
@@ -169,7 +178,7 @@ failed=0
 #   line) or a number
 measure() {
     local tool=$1 label=$2 size=$3 evfrom=$4; shift 4
-    local log=${log_of[$size]} bytes walls=() rsss=() i out events=- status=ok
+    local log=${log_of[$size]} bytes walls=() rsss=() cpus=() i out events=- status=ok
     bytes=$(stat -c %s "$log")
     cat "$log" > /dev/null          # warm the page cache
     for ((i = 1; i <= RUNS; i++)); do
@@ -184,6 +193,7 @@ measure() {
         fi
         walls+=("$wall_ns")
         [ -n "$rss_kib" ] && rsss+=("$rss_kib")
+        [ -n "$cpu_ms" ] && cpus+=("$cpu_ms")
     done
     if [ "$status" = ok ]; then
         case $evfrom in
@@ -191,9 +201,9 @@ measure() {
             ge-count) events=$(awk '$1 == "total" { print $2 }' "$work/out.1") ;;
             *) events=$evfrom ;;
         esac
-        results+=("$tool|$label|$size|$bytes|$events|$(median "${walls[@]}")|$( [ ${#rsss[@]} -gt 0 ] && max "${rsss[@]}" || echo -)|ok")
+        results+=("$tool|$label|$size|$bytes|$events|$(median "${walls[@]}")|$( [ ${#rsss[@]} -gt 0 ] && max "${rsss[@]}" || echo -)|ok|$( [ ${#cpus[@]} -gt 0 ] && median "${cpus[@]}" || echo -)")
     else
-        results+=("$tool|$label|$size|$bytes|-|-|-|$status")
+        results+=("$tool|$label|$size|$bytes|-|-|-|$status|-")
     fi
 }
 
@@ -220,6 +230,13 @@ for cmd in "${cmds[@]}"; do
         fi
     done
 done
+
+# the read limit: wc -l reads every byte of the same logs
+if [ "$WC" != 0 ]; then
+    for s in "${sizes[@]}"; do
+        measure wc "wc -l" "$s" - wc -l
+    done
+fi
 
 if [ $use_ghc_events = 1 ]; then
     note "building the ghc-events counter (bench/GhcEventsCount.hs)"
@@ -248,36 +265,51 @@ echo "heapscope benchmark: $CAPS caps, seed $SEED${GEN_OPTS:+, generator options
 echo "  heapscope: $HEAPSCOPE"
 echo "  logs:      $work"
 echo
-printf '%-10s %-22s %6s %9s %11s %8s %8s %10s %10s\n' \
-    tool command log MB events "wall s" "MB/s" "Mevents/s" "peak RSS"
+printf '%-10s %-22s %6s %9s %11s %8s %8s %8s %10s %10s\n' \
+    tool command log MB events "wall s" "cpu s" "MB/s" "Mevents/s" "peak RSS"
 for r in "${results[@]}"; do
-    IFS='|' read -r tool label size bytes events wall rss status <<< "$r"
+    IFS='|' read -r tool label size bytes events wall rss status cpu <<< "$r"
     if [ "$status" != ok ]; then
         printf '%-10s %-22s %6s %9.1f %s\n' "$tool" "$label" "$size" \
             "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$status"
         continue
     fi
     awk -v tool="$tool" -v label="$label" -v size="$size" -v b="$bytes" -v ev="$events" \
-        -v ns="$wall" -v rss="$rss" 'BEGIN {
+        -v ns="$wall" -v rss="$rss" -v cpu="$cpu" 'BEGIN {
         s = ns / 1e9
         evs = (ev ~ /^[0-9]+$/) ? sprintf("%.1f", ev / s / 1e6) : "-"
         r = (rss ~ /^[0-9]+$/) ? sprintf("%.1f MiB", rss / 1024) : "-"
-        printf "%-10s %-22s %6s %9.1f %11s %8.3f %8.0f %10s %10s\n",
-               tool, label, size, b / 1e6, ev, s, b / 1e6 / s, evs, r
+        c = (cpu ~ /^[0-9]+$/) ? sprintf("%.2f", cpu / 1000) : "-"
+        printf "%-10s %-22s %6s %9.1f %11s %8.3f %8s %8.0f %10s %10s\n",
+               tool, label, size, b / 1e6, ev, s, c, b / 1e6 / s, evs, r
     }'
 done
 echo
-echo "MB = 10^6 bytes; events: heapscope counts block markers, ghc-events does not."
+echo "MB = 10^6 bytes; MB/s from wall time; cpu s = user + system (GNU time, 10 ms steps);"
+echo "events: heapscope counts block markers, ghc-events does not."
+
+# against the read limit: events --count and wc -l on the same log
+for r in "${results[@]}"; do
+    IFS='|' read -r tool label size _ _ wall _ status cpu <<< "$r"
+    [ "$tool" = heapscope ] && [ "$status" = ok ] || continue
+    for r2 in "${results[@]}"; do
+        IFS='|' read -r t2 _ s2 _ _ w2 _ st2 c2 <<< "$r2"
+        [ "$t2" = wc ] && [ "$s2" = "$size" ] && [ "$st2" = ok ] || continue
+        awk -v c="$label" -v s="$size" -v a="$wall" -v b="$w2" -v ca="$cpu" -v cb="$c2" 'BEGIN {
+            cr = (ca ~ /^[0-9]+$/ && cb ~ /^[1-9][0-9]*$/) ? sprintf(", %.1fx its CPU time", ca / cb) : ""
+            printf "heapscope %s takes %.1fx the wall time of wc -l on the %s log%s\n", c, a / b, s, cr }'
+    done
+done
 
 # memory vs size
 if [ ${#sizes[@]} -gt 1 ] && [ -n "$SMALL_SIZE" ]; then
     for r in "${results[@]}"; do
-        IFS='|' read -r tool label size bytes events wall rss status <<< "$r"
+        IFS='|' read -r tool label size bytes events wall rss status _ <<< "$r"
         if [ "$tool" != heapscope ] || [ "$status" != ok ] || [ "$size" != "$SIZE" ]; then
             continue
         fi
         for r2 in "${results[@]}"; do
-            IFS='|' read -r t2 l2 s2 b2 _ _ rss2 st2 <<< "$r2"
+            IFS='|' read -r t2 l2 s2 b2 _ _ rss2 st2 _ <<< "$r2"
             if [ "$t2" != heapscope ] || [ "$l2" != "$label" ] || [ "$s2" != "$SMALL_SIZE" ] ||
                [ "$st2" != ok ]; then
                 continue
@@ -294,7 +326,7 @@ fi
 # ghc-events, scaled to the main size
 if [ $use_ghc_events = 1 ]; then
     for r in "${results[@]}"; do
-        IFS='|' read -r tool label size bytes events wall rss status <<< "$r"
+        IFS='|' read -r tool label size bytes events wall rss status _ <<< "$r"
         if [ "$tool" != ghc-events ] || [ "$status" != ok ]; then
             continue
         fi
@@ -305,7 +337,7 @@ if [ $use_ghc_events = 1 ]; then
                        rate / 1e6, gs, big / rate, s }'
         fi
         for r2 in "${results[@]}"; do
-            IFS='|' read -r t2 l2 s2 _ _ w2 _ st2 <<< "$r2"
+            IFS='|' read -r t2 l2 s2 _ _ w2 _ st2 _ <<< "$r2"
             if [ "$t2" = heapscope ] && [ "$l2" = "events --count" ] && [ "$s2" = "$size" ] && [ "$st2" = ok ]; then
                 awk -v a="$wall" -v b="$w2" -v s="$size" 'BEGIN {
                     printf "heapscope events --count is %.0fx faster than ghc-events on the %s log\n", a / b, s }'
@@ -316,7 +348,7 @@ fi
 
 # cross-check: heapscope's event count against the generator's
 for r in "${results[@]}"; do
-    IFS='|' read -r tool label size bytes events wall rss status <<< "$r"
+    IFS='|' read -r tool label size bytes events wall rss status _ <<< "$r"
     if [ "$tool" = heapscope ] && [ "$label" = "events --count" ] && [ "$status" = ok ] &&
        [ -n "${gen_events[$size]:-}" ] && [ "$events" != "${gen_events[$size]}" ]; then
         echo "WARNING: heapscope counted $events events in the $size log, the generator wrote ${gen_events[$size]}"

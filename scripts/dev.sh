@@ -17,11 +17,19 @@ BUILD_DIR=${BUILD_DIR:-build}
 # What the build needs, and what the tests use to check outputs: hp2ps
 # (package ghc) reads our .hp files, xmllint parses our SVGs, pdfinfo
 # counts PDF pages, rsvg-convert renders SVG, a CJK font shows Japanese
-# labels in the charts.
+# labels in the charts; chromium, node and npm run the report page's
+# browser tests (playwright-core, from npm into tests/browser/node_modules).
 build_pkgs=(gcc pkg-config meson ninja-build libcairo2-dev libpango1.0-dev
-            libcsv-dev libcunit1-dev)
+            libcsv-dev libcunit1-dev libmicrohttpd-dev zlib1g-dev)
 test_pkgs=(libxml2-utils poppler-utils librsvg2-bin fonts-noto-cjk
-           fonts-dejavu-core ghc)
+           fonts-dejavu-core ghc ghc-prof curl chromium)
+# node and npm by command, not by package: a machine may have Node.js from
+# another packaging (nodesource's nodejs carries npm and conflicts with
+# Debian's npm package), which serves as well.
+node_pkgs() {
+    command -v node >/dev/null || echo nodejs
+    command -v npm >/dev/null || echo npm
+}
 
 install_missing() {
     local missing=()
@@ -36,6 +44,14 @@ install_missing() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
         --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# playwright-core for the browser tests, pinned in tests/browser/package.json,
+# into tests/browser/node_modules (gitignored); the tests skip without it.
+browser_deps() {
+    [ -d tests/browser/node_modules/playwright-core ] && return 0
+    (cd tests/browser && npm install --no-audit --no-fund --silent) ||
+        echo "dev.sh: npm install failed: the browser tests will be skipped" >&2
 }
 
 build() {
@@ -55,7 +71,8 @@ demo)
     "$BUILD_DIR/heapscope" report samples/leak-hc.eventlog -d "$out"
     ;;
 test)
-    install_missing "${build_pkgs[@]}" "${test_pkgs[@]}"
+    install_missing "${build_pkgs[@]}" "${test_pkgs[@]}" $(node_pkgs)
+    browser_deps
     build
     meson test -C "$BUILD_DIR" --print-errorlogs
     ;;
