@@ -132,6 +132,31 @@ void evw_start_ghc92(evw *w)
     evw_header_end(w);
 }
 
+void evw_start_ghc612(evw *w)
+{
+    /* The table of ghc-events' queens-ghc-6.12.1.eventlog: 64-bit thread
+     * ids, and STARTUP declared empty. */
+    static const struct {
+        uint16_t tag, size;
+        const char *desc;
+    } t[] = {
+        {0, 8, "Create thread"}, {1, 8, "Run thread"},
+        {2, 10, "Stop thread"}, {3, 8, "Thread runnable"},
+        {4, 10, "Migrate thread"}, {5, 8, "Run spark"},
+        {6, 10, "Steal spark"}, {7, 0, "Shutdown"},
+        {8, 10, "Wakeup thread"}, {9, 0, "Starting GC"},
+        {10, 0, "Finished GC"}, {11, 0, "Request sequential GC"},
+        {12, 0, "Request parallel GC"}, {15, 8, "Create spark thread"},
+        {16, EVW_VAR, "Log message"}, {17, 0, "Startup"},
+        {18, 14, "Block marker"}, {19, EVW_VAR, "User message"},
+    };
+    evw_init(w);
+    evw_header_begin(w);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        evw_declare(w, t[i].tag, t[i].size, t[i].desc);
+    evw_header_end(w);
+}
+
 size_t evw_event(evw *w, uint16_t tag, uint64_t time, int variable)
 {
     size_t start = w->len;

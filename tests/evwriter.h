@@ -41,6 +41,10 @@ void evw_declare_ghc92(evw *w);
 /* evw_init, then a whole header declaring the GHC 9.2 types above. */
 void evw_start_ghc92(evw *w);
 
+/* evw_init, then the header GHC 6.12 wrote: thread ids of 8 bytes and
+ * STARTUP declared 0 bytes (its events carry 2; see read_header.c). */
+void evw_start_ghc612(evw *w);
+
 /* Starts an event; for a variable event the length is patched by
  * evw_event_end(). Returns the offset of the event. */
 size_t evw_event(evw *w, uint16_t tag, uint64_t time, int variable);

@@ -916,6 +916,77 @@ static void test_older_and_short_layouts(void)
     evw_free(&w);
 }
 
+/* A GHC 6.12 log: STARTUP declared empty but 2 bytes long, 64-bit thread
+ * ids. Events as queens-ghc-6.12.1.eventlog begins (ghc-events' reference:
+ * "startup: 4 capabilities", "cap 3: creating thread 1", ...). */
+static void test_ghc612_layout(void)
+{
+    evw w;
+    evw_start_ghc612(&w);
+    evw_event(&w, HS_EV_STARTUP, 106000, 0);
+    evw_u16(&w, 4);
+    size_t b = evw_block(&w, 431000, 3);
+    evw_event(&w, HS_EV_CREATE_THREAD, 431000, 0);
+    evw_u64(&w, 1);
+    evw_event(&w, HS_EV_RUN_THREAD, 432000, 0);
+    evw_u64(&w, 1);
+    evw_event(&w, HS_EV_STOP_THREAD, 471000, 0);
+    evw_u64(&w, 0x100000001ull); /* the low half is the id */
+    evw_u16(&w, 5);
+    evw_event(&w, HS_EV_MIGRATE_THREAD, 472000, 0);
+    evw_u64(&w, 2);
+    evw_u16(&w, 1);
+    evw_event(&w, HS_EV_GC_START, 473000, 0);
+    evw_event(&w, HS_EV_CREATE_SPARK_THREAD, 474000, 0);
+    evw_u64(&w, 7);
+    evw_block_end(&w, b, 474000);
+    evw_data_end(&w);
+
+    flat e[16];
+    size_t n = decode_flat(&w, e, 16);
+    CU_ASSERT_EQUAL_FATAL(n, 8);
+    CU_ASSERT_EQUAL(e[0].tag, HS_EV_STARTUP);
+    CU_ASSERT_EQUAL(e[0].payload_len, 2);
+    CU_ASSERT_EQUAL(e[1].tag, HS_EV_BLOCK_MARKER);
+    CU_ASSERT_EQUAL(e[2].tag, HS_EV_CREATE_THREAD);
+    CU_ASSERT_EQUAL(e[2].cap, 3);
+    CU_ASSERT_TRUE(e[2].known);
+    CU_ASSERT_EQUAL(e[2].ev.u.thread.thread, 1);
+    CU_ASSERT_EQUAL(e[3].ev.u.thread.thread, 1);
+    CU_ASSERT_EQUAL(e[4].ev.u.stop_thread.thread, 1);
+    CU_ASSERT_EQUAL(e[4].ev.u.stop_thread.status, 5);
+    CU_ASSERT_EQUAL(e[4].ev.u.stop_thread.blocked_on, 0);
+    CU_ASSERT_EQUAL(e[5].ev.u.thread_cap.thread, 2);
+    CU_ASSERT_EQUAL(e[5].ev.u.thread_cap.cap, 1);
+    CU_ASSERT_EQUAL(e[6].tag, HS_EV_GC_START);
+    CU_ASSERT_EQUAL(e[7].ev.u.spark_thread.thread, 7);
+    int size = 0;
+    hs_reader *r = hs_reader_new();
+    hs_reader_feed(r, w.data, w.len);
+    hs_event ev;
+    CU_ASSERT_EQUAL(hs_reader_next(r, &ev), HS_EVENT);
+    CU_ASSERT_TRUE(hs_reader_event_type(r, HS_EV_STARTUP, &size, NULL));
+    CU_ASSERT_EQUAL(size, 2);
+    hs_reader_free(r);
+    evw_free(&w);
+
+    /* the same STARTUP in a log of 4-byte thread ids is read as declared */
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, HS_EV_CREATE_THREAD, 4, "Create thread");
+    evw_declare(&w, HS_EV_STARTUP, 0, "Startup");
+    evw_header_end(&w);
+    evw_event(&w, HS_EV_STARTUP, 1, 0);
+    evw_event(&w, HS_EV_CREATE_THREAD, 2, 0);
+    evw_u32(&w, 9);
+    evw_data_end(&w);
+    n = decode_flat(&w, e, 16);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(e[0].payload_len, 0);
+    CU_ASSERT_EQUAL(e[1].ev.u.thread.thread, 9);
+    evw_free(&w);
+}
+
 static void test_block_markers(void)
 {
     evw w;
@@ -1188,6 +1259,7 @@ int main(void)
         {"unknown event types", test_unknown_event_types},
         {"extra trailing fields", test_extra_trailing_fields},
         {"older and short layouts", test_older_and_short_layouts},
+        {"GHC 6.12: empty STARTUP, 64-bit thread ids", test_ghc612_layout},
         {"block markers", test_block_markers},
         {"truncated logs", test_truncated_logs},
         {"decoded fields", test_decoded_fields},

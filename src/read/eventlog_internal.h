@@ -73,6 +73,7 @@ struct hs_reader {
     bool decode_some;       /* only the tags in decode_mask */
     bool raw_stacks;        /* sample stacks as stack_raw only */
     bool header_done;
+    bool wide_tid;          /* GHC 6.12: u64 thread ids (read_header.c) */
 
     const uint8_t *in;
     size_t in_len, in_pos;

@@ -131,6 +131,16 @@ static int take_field(hs_reader *r, hs_event *ev, const hs_event_desc *d,
     return HS_OK;
 }
 
+/* A thread id that leads an event of a GHC 6.12 log, where thread ids were
+ * 64 bits wide (see read_header.c); the id is the low half, as ghc-events
+ * reads it. */
+static bool wide_thread(const hs_reader *r, const hs_field_desc *f,
+                        const struct cursor *c)
+{
+    return r->wide_tid && f->kind == HS_FIELD_U32 && c->end - c->p >= 8 &&
+           strcmp(f->name, "thread") == 0;
+}
+
 /* Decodes the payload into the union member the table names for the tag.
  * An event too short for the oldest layout we know stays raw. */
 int hs__reader_decode(hs_reader *r, hs_event *ev)
@@ -143,6 +153,11 @@ int hs__reader_decode(hs_reader *r, hs_event *ev)
     ev->known = true;
     struct cursor c = {ev->payload, ev->payload + ev->payload_len};
     for (unsigned i = 0; i < d->nfields; i++) {
+        if (i == 0 && wide_thread(r, &d->fields[0], &c)) {
+            *(uint32_t *)at(ev, d->fields[0].offset) = (uint32_t)hs_be64(c.p);
+            c.p += 8;
+            continue;
+        }
         int st = take_field(r, ev, d, &d->fields[i], &c);
         if (st < 0)
             return st;

@@ -6,6 +6,24 @@
 
 #include <stdlib.h>
 
+/*
+ * GHC 6.12's runtime wrote thread ids as 64 bits (CREATE_THREAD declared 8
+ * bytes; 4 from GHC 7.0 on) and declared STARTUP as 0 bytes although every
+ * STARTUP event it wrote carries a u16 capability count. Framed by the
+ * declared size, the first event after 'datb' would leave those two bytes
+ * behind to be read as the next event's tag. ghc-events tells such a log by
+ * the same sign (its ghc6 parsers); here the STARTUP size is corrected and
+ * the decoder told to read 64-bit thread ids.
+ */
+static void ghc612_quirks(hs_reader *r)
+{
+    uint32_t create = r->type_info[HS_EV_CREATE_THREAD] & TI_SIZE;
+    r->wide_tid = create == 8 + 1;
+    uint32_t startup = r->type_info[HS_EV_STARTUP];
+    if (r->wide_tid && (startup & TI_SIZE) == 0 + 1)
+        r->type_info[HS_EV_STARTUP] = (startup & ~TI_SIZE) | (2 + 1);
+}
+
 static int expect_magic(hs_reader *r, uint32_t magic, const char *what,
                         enum state next)
 {
@@ -26,8 +44,10 @@ static int expect_magic(hs_reader *r, uint32_t magic, const char *what,
     }
     hs__consume(r, 4);
     r->state = next;
-    if (next == ST_EVENTS)
+    if (next == ST_EVENTS) {
         r->header_done = true;
+        ghc612_quirks(r);
+    }
     return HS_OK;
 }
 
