@@ -28,6 +28,7 @@
 
 #include "heapscope/render.h"
 #include "common/internal.h"
+#include "render/band_look.h"
 
 #include <cairo.h>
 #include <pango/pangocairo.h>
@@ -108,18 +109,8 @@ double hs_chart_line_height(hs_chart_canvas *cv, double size);
 void hs_chart_note_area(hs_chart_canvas *cv, const struct hs_chart_series *s,
                         double peak);
 
-/* --- palette and styles (chart_style.c) --------------------------------- */
+/* --- styles drawn (chart_style.c; the palette is band_look.h's) ---------- */
 
-#define HS_CHART_NSTYLES 22          /* 11 hues, plain or hatched */
-#define HS_CHART_OTHER_COLOUR 0xbbbbbbu
-
-/*
- * The style of a band named `name`: a function of the name when free, else
- * the least used one; used[] counts the claims (zero it per chart, claim
- * in rank order, largest band first).
- */
-void hs_chart_style_pick(const char *name, unsigned used[HS_CHART_NSTYLES],
-                         uint32_t *colour, bool *hatched);
 void hs_chart_set_rgb(cairo_t *cr, uint32_t rgb, double alpha);
 /* Fills (and consumes) the current path in the series' colour, hatched
  * when the series is. */
@@ -184,8 +175,6 @@ int hs_chart_selection_finish(hs_chart_selection *sel, hs_chart_sort sort,
  */
 int hs_chart_select(hs_chart_selection *sel, const hs_census *c,
                     const hs_chart_options *opt, const hs_allocator *a);
-/* Whether opt's include/exclude lists drop a band named `name`. */
-bool hs_chart_band_filtered(const hs_chart_options *opt, const char *name);
 
 typedef struct hs_chart_binding {
     const hs_census *c;

@@ -6,36 +6,9 @@
  */
 #include "render/chart_internal.h"
 
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* --- filters ------------------------------------------------------------- */
-
-static bool pattern_match(const char *pat, const char *name)
-{
-    if (strpbrk(pat, "*?["))
-        return fnmatch(pat, name, 0) == 0;
-    return strstr(name, pat) != NULL;
-}
-
-static bool any_match(const char *const *pats, const char *name)
-{
-    for (; pats && *pats; pats++)
-        if (pattern_match(*pats, name))
-            return true;
-    return false;
-}
-
-bool hs_chart_band_filtered(const hs_chart_options *opt, const char *name)
-{
-    if (!opt)
-        return false;
-    if (opt->include && opt->include[0] && !any_match(opt->include, name))
-        return true;
-    return any_match(opt->exclude, name);
-}
 
 /* --- building a selection ------------------------------------------------ */
 

@@ -7,16 +7,8 @@
 
 #include "heapscope/page.h"
 #include "common/internal.h"
+#include "render/band_look.h"
 
-/*
- * From the chart renderer (chart_internal.h), so the page's colours and
- * filters are the chart's; builds without charts take them from
- * page_nochart.c.
- */
-#define HS_PAGE_NSTYLES 22
-void hs_chart_style_pick(const char *name, unsigned used[HS_PAGE_NSTYLES],
-                         uint32_t *colour, bool *hatched);
-bool hs_chart_band_filtered(const hs_chart_options *opt, const char *name);
 
 /* A band's look, as the SVG chart draws it. */
 typedef struct hs_page_style {

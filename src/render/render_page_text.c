@@ -5,11 +5,6 @@
 #include "render/page_internal.h"
 #include "census/census_build.h"
 
-#ifdef HS_HAVE_CHARTS
-#include "render/chart_internal.h"
-_Static_assert(HS_PAGE_NSTYLES == HS_CHART_NSTYLES, "the chart's styles");
-#endif
-
 void hs__page_json_str(hs_outbuf *o, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
@@ -147,7 +142,7 @@ int hs__page_styles(const hs_census *c, const hs_page_options *opt,
     }
     if (rc == HS_OK && out) {
         qsort(r, nb, sizeof *r, by_rank);
-        unsigned used[HS_PAGE_NSTYLES] = {0};
+        unsigned used[HS_CHART_NSTYLES] = {0};
         for (size_t i = 0; i < nb; i++)
             hs_chart_style_pick(r[i].name, used, &out[r[i].band].colour,
                                 &out[r[i].band].hatched);
@@ -198,7 +193,7 @@ static int shared_styles(const hs_census *const cs[2], const hs_page_options *op
     }
     if (rc == HS_OK) {
         qsort(r, names.count, sizeof *r, by_rank);
-        unsigned used[HS_PAGE_NSTYLES] = {0};
+        unsigned used[HS_CHART_NSTYLES] = {0};
         for (size_t i = 0; i < names.count; i++)
             hs_chart_style_pick(r[i].name, used, &sty[r[i].band].colour,
                                 &sty[r[i].band].hatched);
