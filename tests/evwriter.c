@@ -317,6 +317,15 @@ void evw_ipe(evw *w, uint64_t t, uint64_t addr, const char *name,
     evw_write(w, t, &ev);
 }
 
+void evw_ipe_ghc910(evw *w, uint64_t t, uint64_t addr, const char *name,
+                    const char *closure, const char *type, const char *label,
+                    const char *module, const char *srcloc)
+{
+    size_t start = w->len;
+    evw_ipe(w, t, addr, name, closure, type, label, module, srcloc);
+    patch16(w, start + 10, (uint16_t)(w->len - start - 12 + 1));
+}
+
 void evw_string_event(evw *w, uint16_t tag, uint64_t t, const char *s)
 {
     size_t st = evw_event(w, tag, t, 1);

@@ -79,6 +79,11 @@ void evw_sample_string(evw *w, uint64_t t, uint64_t bytes, const char *label);
 void evw_ipe(evw *w, uint64_t t, uint64_t addr, const char *name,
              const char *closure, const char *type, const char *label,
              const char *module, const char *srcloc);
+/* An IPE event as GHC 9.10's postIPE writes it: its declared length one
+ * byte more than the fields it holds (see read_eventlog.c). */
+void evw_ipe_ghc910(evw *w, uint64_t t, uint64_t addr, const char *name,
+                    const char *closure, const char *type, const char *label,
+                    const char *module, const char *srcloc);
 void evw_string_event(evw *w, uint16_t tag, uint64_t t, const char *s);
 
 #endif

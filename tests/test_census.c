@@ -417,6 +417,28 @@ static void test_ipe_resolution(void)
     CU_ASSERT_EQUAL(bytes_in(c, 0, "0xdeadbeef"), 400);
     hs_census_free(c);
     evw_free(&w);
+
+    /* GHC 9.10 layout: the records first, each declared a byte long */
+    evw_start_ghc92(&w);
+    evw_ipe_ghc910(&w, 1, 0x409f78, "sat_s154_info", "21",
+                   "Integer -> IO ()", "main", "Main", "Test.hs:5:1-30");
+    evw_ipe_ghc910(&w, 2, 0x40a088, "main_info", "21", "IO ()", "main",
+                   "Main", "Test.hs:5:1-30");
+    evw_heap_prof_begin(&w, 3, 1000, 8);
+    evw_sample_begin(&w, 10, 0);
+    evw_sample_string(&w, 11, 100, "0x409f78");
+    evw_sample_string(&w, 12, 200, "0x40a088");
+    evw_sample_end(&w, 15, 0);
+    evw_data_end(&w);
+    c = census_of(&w);
+    CU_ASSERT_EQUAL(hs_census_get_info(c)->ipe_records, 2);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 1);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "sat_s154_info :: Integer -> IO () at "
+                                   "Test.hs:5:1-30 (0x409f78)"), 100);
+    CU_ASSERT_EQUAL(bytes_in(c, 0, "main_info :: IO () at Test.hs:5:1-30 "
+                                   "(0x40a088)"), 200);
+    hs_census_free(c);
+    evw_free(&w);
 }
 
 static void test_time_profile(void)

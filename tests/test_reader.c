@@ -987,6 +987,72 @@ static void test_ghc612_layout(void)
     evw_free(&w);
 }
 
+/* GHC 9.10's IPE events declare one byte more than they hold: whole or
+ * fed in chunks of any size, every event after them stays framed. */
+static void test_ipe_declared_one_long(void)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    size_t b = evw_block(&w, 1, 0xffff);
+    evw_ipe_ghc910(&w, 2, 0x409f78, "sat_s154_info", "21",
+                   "Integer -> IO ()", "main", "Main", "Test.hs:5:1-30");
+    evw_ipe_ghc910(&w, 3, 0x40a088, "main_info", "21", "IO ()", "main",
+                   "Main", "Test.hs:5:1-30");
+    evw_sample_begin(&w, 4, 7);
+    evw_block_end(&w, b, 4);
+    evw_ipe_ghc910(&w, 5, 0x40a0f8, "main_info", "21", "IO ()", "main",
+                   "Main", "Test.hs:5:1-4"); /* then the data-end marker */
+    evw_data_end(&w);
+
+    flat e[8];
+    size_t n = decode_flat(&w, e, 8);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    CU_ASSERT_EQUAL(e[1].tag, HS_EV_IPE);
+    CU_ASSERT_TRUE(e[1].known);
+    CU_ASSERT_EQUAL(e[1].ev.u.ipe.address, 0x409f78);
+    CU_ASSERT_EQUAL(e[2].tag, HS_EV_IPE);
+    CU_ASSERT_EQUAL(e[2].time, 3);
+    CU_ASSERT_EQUAL(e[3].tag, HS_EV_HEAP_PROF_SAMPLE_BEGIN);
+    CU_ASSERT_EQUAL(e[3].ev.u.sample.era, 7);
+    CU_ASSERT_EQUAL(e[3].cap, HS_CAP_NONE);
+    CU_ASSERT_EQUAL(e[4].tag, HS_EV_IPE);
+    CU_ASSERT_EQUAL(e[4].time, 5);
+
+    for (size_t chunk = 1; chunk <= 40; chunk++) {
+        hs_reader *r = hs_reader_new();
+        hs_event ev;
+        size_t got = 0, ipes = 0;
+        int st = HS_NEED_INPUT;
+        for (size_t at = 0; at < w.len && st != HS_DONE; at += chunk) {
+            size_t len = w.len - at < chunk ? w.len - at : chunk;
+            hs_reader_feed(r, w.data + at, len);
+            while ((st = hs_reader_next(r, &ev)) == HS_EVENT) {
+                got++;
+                ipes += ev.tag == HS_EV_IPE && ev.payload_len ==
+                                                   e[got - 1].payload_len;
+            }
+        }
+        CU_ASSERT_EQUAL(st, HS_DONE);
+        CU_ASSERT_EQUAL(got, 5);
+        CU_ASSERT_EQUAL(ipes, 3);
+        CU_ASSERT_EQUAL(hs_reader_offset(r), w.len);
+        hs_reader_free(r);
+    }
+    evw_free(&w);
+
+    /* Two surplus bytes are a newer layout's extra fields: kept. */
+    evw_start_ghc92(&w);
+    size_t s = w.len;
+    evw_ipe(&w, 2, 1, "t", "21", "T", "l", "M", "M.hs:1:1");
+    evw_bytes(&w, "\0\0", 2);
+    evw_event_end(&w, s);
+    evw_data_end(&w);
+    n = decode_flat(&w, e, 8);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(e[0].payload_len, 8 + 2 + 3 + 2 + 2 + 2 + 9 + 2);
+    evw_free(&w);
+}
+
 static void test_block_markers(void)
 {
     evw w;
@@ -1260,6 +1326,7 @@ int main(void)
         {"extra trailing fields", test_extra_trailing_fields},
         {"older and short layouts", test_older_and_short_layouts},
         {"GHC 6.12: empty STARTUP, 64-bit thread ids", test_ghc612_layout},
+        {"GHC 9.10: IPE declared one byte long", test_ipe_declared_one_long},
         {"block markers", test_block_markers},
         {"truncated logs", test_truncated_logs},
         {"decoded fields", test_decoded_fields},

@@ -140,6 +140,31 @@ int hs_reader_feed(hs_reader *r, const void *data, size_t len)
     return HS_OK;
 }
 
+/*
+ * An IPE event whose declared length is one byte more than its seven
+ * fields. GHC's postIPE (9.10 on, where the source location became
+ * "file:span") counts a byte for the NUL after src_file and another for the
+ * colon that replaces it, then writes one byte less than it declared: the
+ * declared payload ends with the next event's first byte, the high byte of
+ * its tag (0x00; 0xff for the data-end marker). ghc-events reads the fields
+ * and never notices; framing by the declared length would take that byte
+ * and lose every event after. A payload whose fields end exactly one byte
+ * early, on such a byte, is taken as that layout; a longer surplus is a
+ * newer runtime's extra fields and stays in the event.
+ */
+static bool ipe_one_byte_long(const uint8_t *p, size_t len)
+{
+    if (len < 8 + 6 + 1)
+        return false;
+    size_t i = 8;
+    for (int nuls = 0; nuls < 6; i++) {
+        if (i >= len)
+            return false;
+        nuls += p[i] == 0;
+    }
+    return i == len - 1 && (p[i] == 0x00 || p[i] == 0xff);
+}
+
 static int event_step(hs_reader *r, hs_event *ev)
 {
     const uint8_t *p = hs__need(r, 2);
@@ -196,12 +221,29 @@ static int event_step(hs_reader *r, hs_event *ev)
     }
     ev->cap = r->block_cap;
 
+    size_t used = total;
+    if (tag == HS_EV_IPE && ipe_one_byte_long(ev->payload, ev->payload_len)) {
+        used--;
+        ev->payload_len--;
+    }
     if (info & TI_DECODE) {
         int st = hs__reader_decode(r, ev);
         if (st < 0)
             return st;
     }
-    hs__consume(r, total);
+    if (used < total) {
+        /* The byte given back came last into the item, so it is in the
+         * current chunk whether or not the item was staged. */
+        if (r->stage_len) {
+            r->stage_len = 0;
+            r->in_pos -= total - used;
+        } else {
+            r->in_pos += used;
+        }
+        r->item_off += used;
+    } else {
+        hs__consume(r, total);
+    }
     r->index++;
     return HS_EVENT;
 }
@@ -242,7 +284,7 @@ int hs_reader_next(hs_reader *r, hs_event *ev)
     uint16_t tag = hs_be16(p);
     uint32_t info = r->type_info[tag]; /* 0 for 65535 and undeclared */
     uint32_t size1 = info & TI_SIZE;
-    if (!info || tag == HS_EV_BLOCK_MARKER)
+    if (!info || tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE)
         return next_general(r, ev);
     size_t head = 10, total = 10 + (size_t)(size1 - 1);
     if (size1 - 1 == VARIABLE_SIZE) {
@@ -335,7 +377,8 @@ static int run_plain(hs_reader *r, hs_event_fn fn, void *user)
     while (end - p >= 12) {
         uint16_t tag = hs_be16(p);
         uint32_t info = type_info[tag]; /* 0 for 65535 and undeclared */
-        if (!info || (info & TI_DECODE) || tag == HS_EV_BLOCK_MARKER)
+        if (!info || (info & TI_DECODE) || tag == HS_EV_BLOCK_MARKER ||
+            tag == HS_EV_IPE)
             break;
         uint32_t size1 = info & TI_SIZE;
         size_t head = 10, total = 10 + (size_t)(size1 - 1);
