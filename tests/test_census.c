@@ -324,37 +324,62 @@ static void test_string_breakdowns(void)
     evw_free(&w);
 }
 
+static hs_census *census_load_bytes(const uint8_t *data, size_t len, int *st,
+                                    hs_error *err);
+
 static void test_no_sample_end(void)
 {
-    /* GHC 8.2/8.4: no SAMPLE_END; a sample ends at the next begin. */
-    evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare(&w, 160, EVW_VAR, "Start of heap profile");
-    evw_declare(&w, 162, 8, "Start of heap profile sample");
-    evw_declare(&w, 164, EVW_VAR, "Heap profile string sample");
-    evw_header_end(&w);
-    evw_heap_prof_begin(&w, 1, 1000, 3);
-    evw_sample_begin(&w, 10, 0);
-    evw_sample_string(&w, 11, 1, "A");
-    evw_sample_string(&w, 12, 2, "B");
-    evw_sample_begin(&w, 20, 0);
-    evw_sample_string(&w, 21, 3, "A");
-    evw_sample_begin(&w, 30, 0);
-    evw_sample_string(&w, 31, 4, "B");
-    /* no data-end marker either: a truncated log */
-    int st;
-    hs_census *c = census_from(w.data, w.len, 0, 0, &st);
-    CU_ASSERT_EQUAL(st, HS_TRUNCATED);
-    CU_ASSERT_FALSE(hs_census_get_info(c)->complete);
-    CU_ASSERT_EQUAL(hs_census_sample_count(c), 3);
-    CU_ASSERT_EQUAL(bytes_in(c, 0, "B"), 2);
-    CU_ASSERT_EQUAL(bytes_in(c, 1, "A"), 3);
-    CU_ASSERT_EQUAL(bytes_in(c, 1, "B"), 0);
-    CU_ASSERT_EQUAL(bytes_in(c, 2, "B"), 4);
-    CU_ASSERT_EQUAL(hs_census_sample_time(c, 2), 30);
-    hs_census_free(c);
-    evw_free(&w);
+    /* GHC 8.2/8.4: no SAMPLE_END; a sample ends at the next begin. A log
+     * cut among the events of its last sample may have stopped inside it:
+     * that sample is left out. One followed by any other event was whole. */
+    for (int followed = 0; followed < 2; followed++) {
+        evw w;
+        evw_init(&w);
+        evw_header_begin(&w);
+        evw_declare(&w, 58, EVW_VAR, "User marker");
+        evw_declare(&w, 160, EVW_VAR, "Start of heap profile");
+        evw_declare(&w, 162, 8, "Start of heap profile sample");
+        evw_declare(&w, 164, EVW_VAR, "Heap profile string sample");
+        evw_header_end(&w);
+        evw_heap_prof_begin(&w, 1, 1000, 3);
+        evw_sample_begin(&w, 10, 0);
+        evw_sample_string(&w, 11, 1, "A");
+        evw_sample_string(&w, 12, 2, "B");
+        evw_sample_begin(&w, 20, 0);
+        evw_sample_string(&w, 21, 3, "A");
+        evw_sample_begin(&w, 30, 0);
+        evw_sample_string(&w, 31, 4, "B");
+        if (followed)
+            evw_string_event(&w, 58, 40, "after");
+        /* no data-end marker either: a truncated log */
+        int st;
+        hs_census *c = census_from(w.data, w.len, 0, 0, &st);
+        CU_ASSERT_EQUAL(st, HS_TRUNCATED);
+        CU_ASSERT_FALSE(hs_census_get_info(c)->complete);
+        CU_ASSERT_EQUAL(hs_census_sample_count(c), followed ? 3 : 2);
+        CU_ASSERT_EQUAL(bytes_in(c, 0, "B"), 2);
+        CU_ASSERT_EQUAL(bytes_in(c, 1, "A"), 3);
+        CU_ASSERT_EQUAL(bytes_in(c, 1, "B"), 0);
+        CU_ASSERT_EQUAL(has_warning(c, "0.0000 s, was cut and is left out"),
+                        !followed);
+        if (followed) {
+            CU_ASSERT_EQUAL(bytes_in(c, 2, "B"), 4);
+            CU_ASSERT_EQUAL(hs_census_sample_time(c, 2), 30);
+        }
+        hs_error err;
+        hs_census *l = census_load_bytes(w.data, w.len, &st, &err);
+        CU_ASSERT_EQUAL(hs_census_sample_count(l), followed ? 3 : 2);
+        hs_census_free(l);
+        hs_census_free(c);
+
+        /* with its data-end marker the log is whole: every sample stays */
+        evw_data_end(&w);
+        c = census_from(w.data, w.len, 0, 0, &st);
+        CU_ASSERT_EQUAL(hs_census_sample_count(c), 3);
+        CU_ASSERT_FALSE(has_warning(c, "was cut"));
+        hs_census_free(c);
+        evw_free(&w);
+    }
 }
 
 static void test_biographical_order(void)
@@ -1133,15 +1158,23 @@ static void rts_id_event(evw *w, const char *id)
 static void test_cut_first_sample(void)
 {
     /* a cut inside the very first sample, before any SAMPLE_END: the
-     * runtime (GHC 8.9 and later, or a -hb log) closes its samples, so
-     * the fraction is left out; a GHC 8.4 log has no SAMPLE_END at all,
-     * so there the sample ends with the data */
-    static const struct { const char *rts; int bd; size_t want; } cases[] = {
-        {"GHC-9.0.2 rts_p", 1, 0},
-        {"GHC-8.10.7 rts_p", 1, 0},
-        {"GHC-8.4.3 rts_p", 1, 1},
-        {NULL, 1, 1},              /* unknown runtime: kept */
-        {NULL, 6, 0},              /* -hb: closed by its runtime */
+     * fraction is left out whether the runtime closes its samples (GHC
+     * 8.9 and later, or a -hb log) or not (GHC 8.4: the log stops among
+     * the sample's events). An event of another kind after it (`then`)
+     * shows an 8.4 sample whole; a closing runtime's sample is still open */
+    static const struct {
+        const char *rts;
+        int bd, then;
+        size_t want;
+    } cases[] = {
+        {"GHC-9.0.2 rts_p", 1, 0, 0},
+        {"GHC-9.0.2 rts_p", 1, 1, 0},
+        {"GHC-8.10.7 rts_p", 1, 0, 0},
+        {"GHC-8.4.3 rts_p", 1, 0, 0},
+        {"GHC-8.4.3 rts_p", 1, 1, 1},
+        {NULL, 1, 0, 0},           /* unknown runtime */
+        {NULL, 1, 1, 1},
+        {NULL, 6, 1, 0},           /* -hb: closed by its runtime */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         evw w;
@@ -1159,6 +1192,8 @@ static void test_cut_first_sample(void)
             evw_sample_string(&w, 11, 100, "VOID");
         else
             evw_sample_ccs(&w, 11, 100, 1, s1);
+        if (cases[k].then)
+            evw_string_event(&w, HS_EV_USER_MARKER, 12, "then");
         int st;
         hs_census *c = census_from(w.data, w.len, 0, 0, &st);
         CU_ASSERT_EQUAL(hs_census_sample_count(c), cases[k].want);

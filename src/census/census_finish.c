@@ -89,16 +89,39 @@ static bool closes_samples(const hs_census *c)
     return major > 8 || (major == 8 && minor >= 9);
 }
 
+void hs__census_note_tag(hs_census *c, uint16_t tag)
+{
+    switch (tag) {
+    case HS_EV_HEAP_PROF_SAMPLE_BEGIN:
+    case HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE:
+    case HS_EV_HEAP_PROF_SAMPLE_STRING:
+        c->sample_tail = true;
+        break;
+    case HS_EV_BLOCK_MARKER:
+        break;
+    default:
+        c->sample_tail = false;
+    }
+}
+
 /*
- * A log that closes its samples (SAMPLE_END) and stops inside one: that
- * sample holds a fraction of a census, so it is left out whole, with the
- * bands first seen in it, and a warning says so. (GHC 8.2/8.4 logs have
- * no SAMPLE_END: there the last sample ends at the end of data.)
+ * A log that stops inside a heap sample: that sample holds a fraction of a
+ * census, so it is left out whole, with the bands first seen in it, and a
+ * warning says so. A log that closes its samples (SAMPLE_END) is inside one
+ * when its last sample is open. GHC 8.2/8.4 logs have no SAMPLE_END: a
+ * census's events are written together in the global buffer, so a cut log
+ * whose last events (block markers aside) belong to its last sample may
+ * have stopped inside it, and that sample is left out too; one followed by
+ * any other event was whole. A complete log of that kind ends its last
+ * sample at the end of data.
  */
-static void drop_cut_sample(hs_census *c)
+static void drop_cut_sample(hs_census *c, bool complete)
 {
     c->cut_warning = SIZE_MAX;
-    if (!c->open || !c->nsamples || !closes_samples(c))
+    if (!c->open || !c->nsamples)
+        return;
+    if (!closes_samples(c) && (complete || !c->sample_tail))
         return;
     const struct sample *s = &c->samples[c->nsamples - 1];
     c->cut = true;
@@ -139,7 +162,7 @@ int hs_census_finish(hs_census *c, bool complete)
         return HS_ERR_MISUSE;
     c->cur_offset = 0;
     c->cur_index = UINT64_MAX; /* errors from here on belong to no event */
-    drop_cut_sample(c);
+    drop_cut_sample(c, complete);
     c->open = false;
     c->info.complete = complete;
     /* -hb censuses are all written at exit, one after another: a cut

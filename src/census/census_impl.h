@@ -94,6 +94,8 @@ struct hs_census {
     size_t open_nbands;      /* bands that existed when it opened */
     bool seen_sample_end;    /* the log closes its samples (SAMPLE_END) */
     bool seen_bio;           /* a -hb sample (its runtime closes them) */
+    bool sample_tail;        /* the latest event (block markers aside)
+                                was part of a heap sample */
     bool cut;                /* an unclosed last sample was left out */
     uint64_t cut_time;       /* its time */
     size_t cut_warning;      /* the warning saying so, or SIZE_MAX */
@@ -176,6 +178,9 @@ int hs__census_resolve_cost_centres(hs_census *c);
 /* --- census_sample.c --------------------------------------------------- */
 
 int hs__census_open_sample(hs_census *c, uint64_t time);
+/* Notes an event of any tag in file order, for the cut-sample rule of logs
+ * without SAMPLE_END (census_finish.c). */
+void hs__census_note_tag(hs_census *c, uint16_t tag);
 /* Host-order ids of a big-endian stack, in the arena (they never move). */
 uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
                                uint32_t depth);

@@ -85,6 +85,7 @@ static int on_event(void *user, const hs_event *ev)
     if (ev->cap > s->max_cap)
         s->max_cap = ev->cap;
     s->count++;
+    hs__census_note_tag(s->c, ev->tag);
     if (!ev->known) /* not one of the census's events */
         return 0;
     int cs = hs__census_add_wanted(s->c, ev);

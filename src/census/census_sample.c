@@ -330,6 +330,7 @@ int hs_census_add_event(hs_census *c, const hs_event *ev)
     if (c->finished)
         return HS_ERR_MISUSE;
     hs__census_skipped(c, 1, ev->time, ev->cap);
+    hs__census_note_tag(c, ev->tag);
     if (!wanted(ev->tag))
         return HS_OK;
     return hs__census_add_wanted(c, ev);
