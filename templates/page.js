@@ -974,15 +974,37 @@
   }
   function ns(v) { return v == null ? null : fmtSec(v / 1e9); }
 
+  // The GC figures of a Mono .mlpd (summary --json of such a file).
+  function monoGcParts(g) {
+    const parts = [el('h2', { text: 'Garbage collector (Mono)' }), dl([
+      ['allocated', g.allocated_bytes != null ? fmtExact(g.allocated_bytes) + ' in ' + g.allocated_objects.toLocaleString('en-US') + ' objects'
+        : 'n/a (the profiler\'s alloc option was off)'],
+      ['max heap size', g.max_heap_bytes != null ? fmtExact(g.max_heap_bytes) : null],
+      ['heap shots', g.heap_shots],
+      ['max live (largest heap shot)', g.max_live_bytes != null ? fmtExact(g.max_live_bytes) : null],
+      ['elapsed', ns(g.elapsed_ns)],
+      ['world stops', g.world_stops ? g.world_stops.count + ', ' + fmtSec(g.world_stops.total_ns / 1e9) + ' in all, longest ' +
+        fmtSec(g.world_stops.max_ns / 1e9) : null],
+      ['late vtables', g.late_vtables ? g.late_vtables + ' (named after their first use; mprof-report leaves them unresolved)' : null]])];
+    const gens = g.generations || [];
+    if (gens.length) parts.push(el('h3', { text: 'Collections by generation' }), el('div', { class: 'scroll' },
+      el('table', { class: 'gc' }, el('thead', {}, el('tr', {}, ...['gen', 'collections', 'elapsed', 'max pause'].map(h => el('th', { text: h })))),
+        el('tbody', {}, ...gens.map(x => el('tr', {}, ...[x.gen, x.collections, ns(x.elapsed_ns), ns(x.max_pause_ns)]
+          .map(v => el('td', { text: v == null ? 'n/a' : String(v) }))))))));
+    return parts;
+  }
+
   function buildRunPanel() {
     const r = runs[0], d = r.d, g = r.gc;
     const parts = [el('h2', { text: 'Run' }), dl([
       ['program', d.program], ['command line', d.title], ['runtime', d.rts],
-      ['heap profile', d.breakdown ? '-' + d.breakdown + ' (' + d.breakdown_name + ')' : 'none'],
+      ['heap profile', d.profile || (d.breakdown ? '-' + d.breakdown + ' (' + d.breakdown_name + ')' : 'none')],
       ['samples', d.samples.toLocaleString('en-US')], ['bands', r.bands.length.toLocaleString('en-US')],
       ['markers', r.markers.length], ['duration', fmtSec(r.end)],
       ['log complete', d.complete ? 'yes' : 'no: it stops without its end marker']])];
-    if (g) {
+    if (g && g.source === 'mlpd') {
+      parts.push(...monoGcParts(g));
+    } else if (g) {
       parts.push(el('h2', { text: 'Garbage collector' }), dl([
         ['allocated', g.allocated_bytes != null ? fmtExact(g.allocated_bytes) : null],
         ['copied', g.copied_bytes != null ? fmtExact(g.copied_bytes) : null],

@@ -60,6 +60,72 @@ rc=$?
 expect_rc "report with stdout on /dev/full" 3
 expect_err_grep "report with stdout on /dev/full: says so" "cannot write standard output"
 
+# ---- a Mono .mlpd: heap shots, allocations, or allocations alone ------------
+mono=$SAMPLES/mono
+run report "$mono/threads-alloc-heapshot.mlpd" -d "$TMP/mono"
+expect_rc "report of an .mlpd with heap shots and allocations" 0
+for ext in svg pdf hp csv folded alloc.folded html; do
+    check "report .mlpd: threads-alloc-heapshot.$ext written" \
+        test -s "$TMP/mono/threads-alloc-heapshot.$ext"
+done
+"$BIN" folded "$mono/threads-alloc-heapshot.mlpd" --source alloc --weight bytes \
+    >"$TMP/alloc.folded" 2>/dev/null
+check "report .mlpd: .alloc.folded is folded --source alloc" \
+    cmp -s "$TMP/alloc.folded" "$TMP/mono/threads-alloc-heapshot.alloc.folded"
+check "report .mlpd: the page names the profile" \
+    grep -q '"profile":"Mono heap shots, by class"' "$TMP/mono/threads-alloc-heapshot.html"
+check "report .mlpd: the page has the GC tab" \
+    grep -q '"gc":{"source":"mlpd"' "$TMP/mono/threads-alloc-heapshot.html"
+
+run report "$mono/sites-alloc.mlpd" -d "$TMP/mono"
+expect_rc "report of an .mlpd with allocations only" 0
+expect_err_line "report of allocations only: says what it shows" \
+    "heapscope: note: $mono/sites-alloc.mlpd has no heap shots: the report shows bytes allocated over time (--source alloc)"
+for ext in svg pdf csv alloc.folded html; do
+    check "report allocations only: sites-alloc.$ext written" \
+        test -s "$TMP/mono/sites-alloc.$ext"
+done
+check "report allocations only: no .hp of allocation rates" absent "$TMP/mono/sites-alloc.hp"
+check "report allocations only: no heap .folded" absent "$TMP/mono/sites-alloc.folded"
+"$BIN" csv "$mono/sites-alloc.mlpd" --source alloc -o "$TMP/alloc.csv" 2>/dev/null
+check "report allocations only: the CSV is csv --source alloc" \
+    cmp -s "$TMP/alloc.csv" "$TMP/mono/sites-alloc.csv"
+total=$("$BIN" info "$mono/sites-alloc.mlpd" | sed -n 's/^allocations: \([0-9]*\) objects.*/\1/p')
+check "report allocations only: the summary line counts the info's $total objects" \
+    grep -q "^sites-alloc: .* allocated in $total objects; most by " "$TMP/out"
+check "report allocations only: the chart says what it shows" \
+    grep -q "Mono bytes allocated per 10 ms, by class" "$TMP/mono/sites-alloc.svg"
+run report "$mono/sites-alloc.mlpd" -d "$TMP/mono2" --source heap
+expect_rc "report --source heap of allocations only" 0
+check "report --source heap of allocations only: the page (GC tab) and the allocation stacks" \
+    same "$(ls "$TMP/mono2" | tr '\n' ' ')" "sites-alloc.alloc.folded sites-alloc.html "
+check "report --source heap of allocations only: the summary line" \
+    grep -q "^sites-alloc: no heap shots; [0-9]* collections, largest heap .*; .* allocated in $total objects" "$TMP/out"
+
+# ---- nothing to report ---------------------------------------------------------
+printf 'JOB "x"\nDATE "y"\nSAMPLE_UNIT "seconds"\nVALUE_UNIT "bytes"\n' >"$TMP/empty.hp"
+run report "$TMP/empty.hp" -d "$TMP/none"
+expect_rc "report of a .hp without samples" 4
+expect_err_line "report of a .hp without samples: says why" \
+    "heapscope: $TMP/empty.hp: no heap samples, time profile or GC events (run the program with +RTS -h -l or -p -l)"
+check "report of a .hp without samples: writes nothing" absent "$TMP/none"
+
+# ---- a log with GC events and no heap profile: the page with its GC tab -----
+if [ -f "$CORPUS/hello-ghc-8.6.5.eventlog" ]; then
+    run report "$CORPUS/hello-ghc-8.6.5.eventlog" -d "$TMP/gc"
+    expect_rc "report of a log without heap profile" 0
+    check "report without heap profile: only the page" \
+        same "$(ls "$TMP/gc")" "hello-ghc-8.6.5.html"
+    colls=$("$BIN" summary "$CORPUS/hello-ghc-8.6.5.eventlog" --json |
+            python3 -c 'import json,sys; print(sum(g["collections"] for g in json.load(sys.stdin)["generations"]))')
+    check "report without heap profile: the summary line counts $colls collections" \
+        grep -q "^hello-ghc-8.6.5: no heap profile; $colls collection" "$TMP/out"
+    check "report without heap profile: the page has the GC figures" \
+        grep -q '"heapscope_version"' "$TMP/gc/hello-ghc-8.6.5.html"
+else
+    skip_corpus "report of a log without heap profile"
+fi
+
 # ---- bad starting state ------------------------------------------------------
 run report "$hc" -d "$TMP/bad" --kind pie
 expect_rc "report --kind pie" 2

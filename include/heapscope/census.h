@@ -183,6 +183,16 @@ HS_API const hs_census_info *hs_census_get_info(const hs_census *c);
  * answer HS_ERR_NO_DATA without one. */
 HS_API bool hs_census_has_heap_profile(const hs_census *c);
 
+/*
+ * What the census's samples are, in words for titles and pages, into
+ * buf (n bytes, always NUL-terminated when n > 0): "-hc, by cost centre
+ * stack", "Mono heap shots, by class", "Mono bytes allocated per 10 ms,
+ * by namespace". Returns buf, or NULL (buf empty) when the census does
+ * not say (a .hp file, or no heap profile).
+ */
+HS_API const char *hs_census_profile_label(const hs_census *c, char *buf,
+                                           size_t n);
+
 /* --- bands ---------------------------------------------------------- */
 
 HS_API size_t hs_census_band_count(const hs_census *c);

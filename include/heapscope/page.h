@@ -54,8 +54,9 @@ typedef struct hs_page_options {
 
     /*
      * The GC tab's figures: one JSON object as hs_summary_render_json()
-     * writes it (the caller runs the summary: renderers do not depend on
-     * it), or NULL for none. Embedded as it is, escaped for <script>.
+     * (an eventlog) or hs_mlpd_summary_json() (a Mono .mlpd) writes it
+     * (the caller runs the summary: renderers do not depend on it), or
+     * NULL for none. Embedded as it is, escaped for <script>.
      */
     const char *gc_json;
     const hs_page_link *links;  /* sibling files, nlinks of them */
@@ -76,10 +77,12 @@ typedef struct hs_page_options {
 HS_API void hs_page_options_init(hs_page_options *opt);
 
 /*
- * Writes the whole page. The census may hold heap samples, a time profile
- * or both. Returns HS_OK, HS_ERR_NO_DATA (nothing written) when it holds
- * neither, HS_ERR_INVALID for a bad option, HS_ERR_NOMEM, or HS_ERR_IO
- * from the sink (output so far is incomplete: write through hs_output).
+ * Writes the whole page. The census may hold heap samples, a time profile,
+ * both, or neither when opt->gc_json gives a GC tab to show (a log with GC
+ * events alone). Returns HS_OK, HS_ERR_NO_DATA (nothing written) when
+ * there is nothing to show, HS_ERR_INVALID for a bad option, HS_ERR_NOMEM,
+ * or HS_ERR_IO from the sink (output so far is incomplete: write through
+ * hs_output).
  */
 HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
                           hs_sink *out);
@@ -89,7 +92,8 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  * every '<', '>', '&', U+2028 and U+2029 escaped so it can stand inside a
  * <script> element). It is what a live server returns at live_url. Keys:
  *   v          format version (1)
- *   title, input, program, rts, breakdown ("hc", ...), breakdown_name
+ *   title, input, program, rts, breakdown ("hc", ...), breakdown_name,
+ *   profile    hs_census_profile_label(), or null
  *   state      {bands, include[], exclude[], sort, kind}
  *   t          sample times, microseconds, as an encoded integer column
  *   exact      true when every sample is kept; false when the samples

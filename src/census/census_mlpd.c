@@ -469,17 +469,28 @@ static int set_info(struct loader *l, const hs_mlpd_reader *r)
     run.end_ns = rel(l, l->last);
     run.program = l->program;
     char rts[96] = "";
+    char *job = NULL;
+    const hs_allocator *a = hs__census_allocator(l->c);
     if (h) {
         snprintf(rts, sizeof rts, "Mono log profiler %u.%u, data version %u%s",
                  h->major, h->minor, h->data_version,
                  hs_mlpd_reader_compressed(r) ? ", gzip" : "");
-        run.job = h->args;
+        /* The command as far as the file tells it: the profiler's options
+         * and the program (the root domain's name), for titles and JOB. */
+        const char *args = h->args ? h->args : "";
+        size_t n = strlen(args) + (l->program ? strlen(l->program) : 0) + 24;
+        if (!(job = hs_malloc(a, n)))
+            return HS_ERR_NOMEM;
+        snprintf(job, n, "mono --profile=%s%s%s", args,
+                 l->program ? " " : "", l->program ? l->program : "");
+        run.job = job;
         /* The header's wall clock has whole seconds only. */
         run.has_wall_clock = true;
         run.wall_clock_sec = h->startup_ms / 1000;
         run.wall_clock_nsec = (uint32_t)(h->startup_ms % 1000) * 1000000u;
     }
     int st = hs__census_build_run(l->c, &run);
+    hs_free(a, job);
     return st ? st : hs__census_build_facts(l->c, h ? rts : NULL, l->events);
 }
 

@@ -170,6 +170,7 @@ static int build_alloc_samples(hs_census *c, struct hs_census_mlpd *m)
     }
     hs_free(a, cells);
     hs_free(a, start);
+    m->interval *= factor; /* the width the samples have, for their label */
     return st;
 }
 

@@ -35,8 +35,9 @@ static void seconds(char *buf, size_t n, uint64_t ns)
 /* What a Mono log-profiler file holds beyond the common lines. */
 static void print_mlpd(const hs_census *c, const hs_mlpd_gc_stats *ms)
 {
-    char buf[64];
-    printf("heap profile: Mono heap shots by class\n");
+    char buf[96];
+    if (hs_census_profile_label(c, buf, sizeof buf))
+        printf("heap profile: %s\n", buf);
     printf("heap shots: %llu, largest %llu bytes\n",
            (unsigned long long)ms->heap_shots,
            (unsigned long long)ms->max_live_bytes);

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,21 +17,25 @@ static const char help[] =
     "usage: heapscope report [-d DIR] [OPTIONS] FILE\n"
     "\n"
     "Writes, side by side in DIR (default: the current directory), every\n"
-    "report of an eventlog or a .hp file, named after FILE without its\n"
-    "extension:\n"
+    "report of an eventlog, a .hp or a Mono .mlpd file, named after FILE\n"
+    "without its extension:\n"
     "  NAME.svg, NAME.pdf   the heap chart (as 'heapscope chart' draws it)\n"
     "  NAME.hp              the heap profile as the runtime writes it\n"
     "  NAME.csv             the census, one row per band per sample\n"
     "  NAME.folded          heap folded stacks, bytes at the peak\n"
     "  NAME.time.folded     time-profile folded stacks, when the log has them\n"
+    "  NAME.alloc.folded    .mlpd allocation stacks (backtrace;Class bytes),\n"
+    "                       when the file has allocations\n"
     "  NAME.html            the interactive page: chart with hover, zoom and\n"
     "                       band isolation, every band, GC figures, flame\n"
     "                       views; one file that makes no network request\n"
     "then prints each file written and a summary: the heap's peak, when it\n"
-    "happened, and the largest band. The set is written to a temporary\n"
-    "directory first and moved into place, so a failed run leaves the\n"
-    "previous set whole. A file that would replace FILE itself is not\n"
-    "written.\n"
+    "happened, and the largest band. A log with GC events but no heap\n"
+    "profile gets the page with its GC figures; an .mlpd without heap shots\n"
+    "but with allocations gets bytes allocated over time (--source alloc).\n"
+    "The set is written to a temporary directory first and moved into\n"
+    "place, so a failed run leaves the previous set whole. A file that\n"
+    "would replace FILE itself is not written.\n"
     "\n"
     "options (the chart's and the page's starting state):\n"
     "  -d, --dir DIR         where to write (made when missing)\n"
@@ -41,11 +46,12 @@ static const char help[] =
     "  -k, --kind KIND       area, normalized or line\n"
     "  -L, --name-limit N    cut -hc names to N characters as +RTS -L does\n"
     CLI_HELP_BY
+    CLI_HELP_SOURCE
     "  -h, --help            this text\n"
     "\n"
-    "Exit codes: see 'heapscope --help'; 4 when the log has neither heap\n"
-    "samples nor a time profile; 3 when a file or the summary line cannot\n"
-    "be written.\n";
+    "Exit codes: see 'heapscope --help'; 4 when the input has no heap\n"
+    "samples, time profile, allocations or GC events; 3 when a file or the\n"
+    "summary line cannot be written.\n";
 
 enum { OPT_DIR = 1, OPT_NAME_LIMIT, OPT_BANDS, OPT_INCLUDE, OPT_EXCLUDE,
        OPT_SORT, OPT_KIND };
@@ -59,6 +65,7 @@ static const cli_opt opts[] = {
     {"sort", 's', 1, OPT_SORT},
     {"kind", 'k', 1, OPT_KIND},
     CLI_OPT_BY_ENTRY,
+    CLI_OPT_SOURCE_ENTRY,
     {0, 0, 0, 0},
 };
 
@@ -83,38 +90,123 @@ static void human_bytes(char *buf, size_t n, double v)
     hs_format_bytes(buf, n, v); /* the library's, so page and chart agree */
 }
 
-/* The summary line: peak, when, and the band with the most byte-seconds
- * (the chart's ranking). */
-static void print_summary(const hs_census *c, const char *name)
+/* The band with the most byte-seconds (the chart's ranking) and its share,
+ * or false when there is none or memory ran out. */
+static bool top_band(const hs_census *c, size_t *top, hs_band_stats *top_st,
+                     double *share)
 {
-    size_t n = hs_census_sample_count(c), nb = hs_census_band_count(c);
+    size_t nb = hs_census_band_count(c);
+    hs_band_stats *st = nb ? calloc(nb, sizeof *st) : NULL;
+    bool ok = st && hs_census_band_stats(c, st) == HS_OK;
+    if (ok) {
+        double total = 0;
+        *top = 0;
+        for (size_t b = 0; b < nb; b++) {
+            total += st[b].byte_seconds;
+            if (st[b].byte_seconds > st[*top].byte_seconds)
+                *top = b;
+        }
+        *top_st = st[*top];
+        *share = total > 0 ? st[*top].byte_seconds / total : 0.0;
+    }
+    free(st);
+    return ok;
+}
+
+/* The band that allocated the most bytes in an allocation census (each
+ * sample the bytes of one interval), and its share of all of them. */
+static bool top_allocator(const hs_census *c, size_t *top, double *share)
+{
+    size_t nb = hs_census_band_count(c);
+    uint64_t *sum = nb ? calloc(nb, sizeof *sum) : NULL, total = 0;
+    if (!sum)
+        return false;
+    for (size_t i = 0; i < hs_census_sample_count(c); i++) {
+        const hs_census_entry *e;
+        size_t ne = hs_census_sample_entries(c, i, &e);
+        for (size_t k = 0; k < ne; k++) {
+            sum[e[k].band] += e[k].bytes;
+            total += e[k].bytes;
+        }
+    }
+    *top = 0;
+    for (size_t b = 1; b < nb; b++)
+        if (sum[b] > sum[*top])
+            *top = b;
+    *share = total ? (double)sum[*top] / (double)total : 0.0;
+    free(sum);
+    return true;
+}
+
+/* The summary line of a log without heap samples or time profile: its GC. */
+static void print_gc_summary(const hs_summary_stats *gs, const char *name)
+{
+    uint64_t colls = 0;
+    for (uint32_t g = 0; g < gs->n_gens; g++)
+        colls += gs->gens[g].collections;
+    printf("%s: no heap profile; %" PRIu64 " collection%s", name, colls,
+           colls == 1 ? "" : "s");
+    char b[32];
+    if (gs->has_live) {
+        human_bytes(b, sizeof b, (double)gs->max_live_bytes);
+        printf(", max live %s", b);
+    }
+    if (gs->has_pauses && gs->total_ns)
+        printf(", GC %.1f%% of elapsed time", 100.0 * gs->gc_ns / gs->total_ns);
+    putchar('\n');
+}
+
+/* The summary line: peak, when, and the band with the most byte-seconds;
+ * for an .mlpd's allocations, what was allocated and by which band. */
+static void print_summary(const hs_census *c, const char *name,
+                          const hs_summary_stats *gs, bool alloc)
+{
+    size_t n = hs_census_sample_count(c);
+    const hs_mlpd_gc_stats *ms = hs_census_mlpd_stats(c);
+    char pk[32], bp[32];
+    if (!n && ms) {
+        human_bytes(pk, sizeof pk, (double)ms->max_heap_bytes);
+        printf("%s: no heap shots; %" PRIu64 " collections, largest heap %s",
+               name, ms->collections[0] + ms->collections[1], pk);
+        human_bytes(pk, sizeof pk, (double)ms->alloc_bytes);
+        if (ms->alloc_count)
+            printf("; %s allocated in %" PRIu64 " objects", pk,
+                   ms->alloc_count);
+        putchar('\n');
+        return;
+    }
+    if (!n && !hs_census_tprof_count(c) && gs) {
+        print_gc_summary(gs, name);
+        return;
+    }
     if (!n) {
         printf("%s: no heap samples; time profile of %zu stacks\n", name,
                hs_census_tprof_count(c));
         return;
     }
-    hs_band_stats *st = calloc(nb ? nb : 1, sizeof *st);
+    size_t top;
+    hs_band_stats ts;
+    double share;
+    if (alloc && ms) {
+        human_bytes(pk, sizeof pk, (double)ms->alloc_bytes);
+        printf("%s: %s allocated in %" PRIu64 " objects", name, pk,
+               ms->alloc_count);
+        if (hs_census_band_count(c) && top_allocator(c, &top, &share))
+            printf("; most by %s (%.0f%% of the bytes)",
+                   hs_census_band_name(c, top), 100 * share);
+        putchar('\n');
+        return;
+    }
     size_t peak = hs_census_peak_sample(c);
-    char pk[32];
     human_bytes(pk, sizeof pk, (double)hs_census_sample_total(c, peak));
     printf("%s: peak heap %s at %.2f s", name, pk,
            hs_census_sample_time(c, peak) / 1e9);
-    if (st && hs_census_band_stats(c, st) == HS_OK && nb) {
-        size_t top = 0;
-        double total = 0;
-        for (size_t b = 0; b < nb; b++) {
-            total += st[b].byte_seconds;
-            if (st[b].byte_seconds > st[top].byte_seconds)
-                top = b;
-        }
-        char bp[32];
-        human_bytes(bp, sizeof bp, (double)st[top].peak_bytes);
+    if (hs_census_band_count(c) && top_band(c, &top, &ts, &share)) {
+        human_bytes(bp, sizeof bp, (double)ts.peak_bytes);
         printf("; largest band %s (peak %s, %.0f%% of byte-seconds)",
-               hs_census_band_name(c, top), bp,
-               total > 0 ? 100 * st[top].byte_seconds / total : 0.0);
+               hs_census_band_name(c, top), bp, 100 * share);
     }
     putchar('\n');
-    free(st);
 }
 
 static int on_event(void *user, const hs_event *ev)
@@ -124,16 +216,15 @@ static int on_event(void *user, const hs_event *ev)
 }
 
 /*
- * The GC figures for the page as JSON, from a second pass over an eventlog
- * file (a pipe cannot be read twice; its page goes without them). Problems
- * are the census's to report: this pass only adds a tab, so it fails
- * quietly. The caller frees the text.
+ * The GC figures of an eventlog file, from a second pass over it (a pipe
+ * cannot be read twice: its page goes without them), as JSON for the
+ * page's GC tab. NULL when the log has no GC events or the pass fails:
+ * problems are the census's to report, and this pass only adds a tab. On
+ * success *out is the summary, for the summary line; the caller frees both.
  */
-static char *gc_json(const char *path, const hs_census *c)
+static char *eventlog_gc_json(const char *path, hs_summary **out)
 {
-    if (strcmp(path, "-") == 0 ||
-        hs_census_get_info(c)->source != HS_SOURCE_EVENTLOG)
-        return NULL;
+    *out = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     hs_summary *s = fd >= 0 ? hs_summary_new() : NULL;
     hs_reader *r = s ? hs_reader_new() : NULL;
@@ -144,8 +235,10 @@ static char *gc_json(const char *path, const hs_census *c)
     hs_membuf m = {0};
     hs_sink ms = hs_membuf_sink(&m);
     if ((st == HS_DONE || st == HS_OK || st == HS_TRUNCATED) &&
-        hs_summary_finish(s) == HS_OK && hs_summary_render_json(s, &ms) == HS_OK) {
-        hs_summary_free(s);
+        hs_summary_finish(s) == HS_OK &&
+        hs_summary_get_stats(s)->has_gc &&
+        hs_summary_render_json(s, &ms) == HS_OK) {
+        *out = s;
         return m.data;
     }
     hs_membuf_free(&m);
@@ -153,11 +246,25 @@ static char *gc_json(const char *path, const hs_census *c)
     return NULL;
 }
 
+/* The GC figures of an .mlpd census as JSON, or NULL when it has none. */
+static char *mlpd_gc_json(const hs_census *c)
+{
+    const hs_mlpd_gc_stats *ms = hs_census_mlpd_stats(c);
+    if (!ms || !(ms->collections[0] || ms->collections[1] || ms->heap_shots))
+        return NULL;
+    hs_membuf m = {0};
+    hs_sink out = hs_membuf_sink(&m);
+    if (hs_mlpd_summary_json(c, &out) == HS_OK)
+        return m.data;
+    hs_membuf_free(&m);
+    return NULL;
+}
+
 /* Options into *set; an exit code (EXIT_OK to go on). At most 64 options
  * in all, so the pattern lists cannot overflow. */
 static int parse_options(const cli_parsed *p, report_set *set,
                          unsigned *name_limit, const char **inc,
-                         const char **exc)
+                         const char **exc, bool *source_given, bool *alloc)
 {
     size_t ninc = 0, nexc = 0;
     unsigned long long u;
@@ -166,8 +273,13 @@ static int parse_options(const cli_parsed *p, report_set *set,
         switch (p->opts[i].id) {
         case OPT_DIR: set->dir = v; break;
         case CLI_OPT_BY:
-            if (cli_mlpd_option("report", CLI_OPT_BY, v) < 0)
+        case CLI_OPT_SOURCE:
+            if (cli_mlpd_option("report", p->opts[i].id, v) < 0)
                 return EXIT_USAGE;
+            if (p->opts[i].id == CLI_OPT_SOURCE) {
+                *source_given = true;
+                *alloc = v[0] == 'a';
+            }
             break;
         case OPT_NAME_LIMIT:
             if (!cli_parse_uint("report", "-L", v, 100000, &u))
@@ -203,6 +315,29 @@ static int parse_options(const cli_parsed *p, report_set *set,
     return EXIT_OK;
 }
 
+/*
+ * Loads the input; an .mlpd file without heap shots but with allocations
+ * is loaded again as bytes allocated over time, unless --source said which
+ * (then *alloc is already set). *alloc tells which the census holds.
+ */
+static int load(const char *input, unsigned name_limit, bool source_given,
+                hs_census **c, bool *alloc)
+{
+    int st = cli_load_census(input, name_limit, c);
+    const hs_mlpd_gc_stats *ms = st == EXIT_OK ? hs_census_mlpd_stats(*c) : NULL;
+    if (!ms || source_given || hs_census_sample_count(*c) || !ms->alloc_count ||
+        strcmp(input, "-") == 0)
+        return st;
+    hs_census_free(*c);
+    *c = NULL;
+    cli_set_mlpd_samples(HS_MLPD_SAMPLES_ALLOC);
+    fprintf(stderr, "heapscope: note: %s has no heap shots: the report shows "
+            "bytes allocated over time (--source alloc)\n",
+            cli_input_name(input));
+    *alloc = true;
+    return cli_load_census(input, name_limit, c);
+}
+
 int cmd_report(int argc, char **argv)
 {
     cli_parsed p;
@@ -212,36 +347,51 @@ int cmd_report(int argc, char **argv)
     const char *inc[65] = {0}, *exc[65] = {0};
     report_set set = {.dir = ".", .bands = 15, .include = inc, .exclude = exc};
     unsigned name_limit = 0;
-    if ((st = parse_options(&p, &set, &name_limit, inc, exc)) != EXIT_OK)
+    bool source_given = false, alloc = false;
+    if ((st = parse_options(&p, &set, &name_limit, inc, exc, &source_given,
+                            &alloc)) != EXIT_OK)
         return st;
     set.input = p.pos[0];
     struct stat in_st;
     if (strcmp(set.input, "-") != 0 && stat(set.input, &in_st) == 0)
         set.input_st = &in_st;
 
-    hs_census *c;
-    st = cli_load_census(set.input, name_limit, &c);
-    if (st != EXIT_OK)
+    hs_census *c = NULL;
+    if ((st = load(set.input, name_limit, source_given, &c, &alloc)) != EXIT_OK)
         return st;
-    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c)) {
-        cli_errorf("%s: no heap samples and no time profile (run the program "
-                   "with +RTS -h -l or -p -l)", cli_input_name(set.input));
+    hs_summary *gs = NULL;
+    char *gc = NULL;
+    if (hs_census_mlpd_stats(c))
+        gc = mlpd_gc_json(c);
+    else if (strcmp(set.input, "-") != 0 &&
+             hs_census_get_info(c)->source == HS_SOURCE_EVENTLOG)
+        gc = eventlog_gc_json(set.input, &gs);
+    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) && !gc) {
+        if (hs_census_mlpd_stats(c))
+            cli_errorf("%s: no heap shots, allocations or GC events (run mono "
+                       "with --profile=log:heapshot, alloc or gc)",
+                       cli_input_name(set.input));
+        else
+            cli_errorf("%s: no heap samples, time profile or GC events (run "
+                       "the program with +RTS -h -l or -p -l)",
+                       cli_input_name(set.input));
         hs_census_free(c);
         return EXIT_NO_DATA;
     }
     char *base = base_name(set.input);
-    char *gc = gc_json(set.input, c);
     set.base = base;
     set.gc_json = gc;
+    set.alloc_samples = alloc;
     int rc = base ? report_dir_write(c, &set) : EXIT_INTERNAL;
     if (rc == EXIT_OK) {
-        print_summary(c, base);
+        print_summary(c, base, gs ? hs_summary_get_stats(gs) : NULL, alloc);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             cli_errorf("report: cannot write standard output: %s",
                        strerror(errno));
             rc = EXIT_IO;
         }
     }
+    hs_summary_free(gs);
     free(gc);
     free(base);
     hs_census_free(c);

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum what { W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED, W_HTML } what;
+typedef enum what {
+    W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED, W_AFOLDED, W_HTML
+} what;
 
 static const struct output {
     what w;
@@ -20,7 +22,7 @@ static const struct output {
 } outputs[] = {
     {W_SVG, ".svg"},   {W_PDF, ".pdf"},       {W_HP, ".hp"},
     {W_CSV, ".csv"},   {W_FOLDED, ".folded"}, {W_TFOLDED, ".time.folded"},
-    {W_HTML, ".html"},
+    {W_AFOLDED, ".alloc.folded"}, {W_HTML, ".html"},
 };
 #define NOUT (sizeof outputs / sizeof outputs[0])
 
@@ -32,13 +34,16 @@ typedef struct job {
 } job;
 
 /* Whether this run writes output w for census c. */
-static bool wanted(const hs_census *c, what w)
+static bool wanted(const hs_census *c, const report_set *set, what w)
 {
     bool heap = hs_census_sample_count(c) > 0;
     switch (w) {
+    case W_HP:
+    case W_FOLDED: return heap && !set->alloc_samples;
     case W_SVG:
     case W_PDF: return heap && hs_chart_available();
     case W_TFOLDED: return hs_census_tprof_count(c) > 0;
+    case W_AFOLDED: return hs_census_alloc_site_count(c) > 0;
     case W_HTML: return true;
     default: return heap;
     }
@@ -67,6 +72,10 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
     case W_FOLDED: return hs_render_folded(c, out, &fo);
     case W_TFOLDED:
         fo.source = HS_FOLDED_TIME;
+        return hs_render_folded(c, out, &fo);
+    case W_AFOLDED:
+        fo.source = HS_FOLDED_ALLOC;
+        fo.weight = HS_WEIGHT_BYTES;
         return hs_render_folded(c, out, &fo);
     case W_HTML:
         hs_page_options_init(&po);
@@ -175,7 +184,7 @@ static int write_all(const hs_census *c, job *j, const char *tmp, bool *skip)
 {
     const report_set *s = j->set;
     for (size_t i = 0; i < NOUT; i++) {
-        if (!wanted(c, outputs[i].w))
+        if (!wanted(c, s, outputs[i].w))
             continue;
         char *final = join(s->dir, s->base, outputs[i].ext);
         char *path = join(tmp, s->base, outputs[i].ext);
@@ -228,7 +237,7 @@ static int swap_in(const hs_census *c, const report_set *s, const char *tmp,
         char *to = join(s->dir, s->base, outputs[i].ext);
         if (!from || !to) {
             rc = EXIT_INTERNAL;
-        } else if (wanted(c, outputs[i].w)) {
+        } else if (wanted(c, s, outputs[i].w)) {
             if (rename(from, to) != 0) {
                 cli_errorf("%s: cannot rename into place: %s", to,
                            strerror(errno));

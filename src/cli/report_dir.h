@@ -21,12 +21,16 @@ typedef struct report_set {
     hs_chart_sort sort;
     hs_chart_kind kind;
     const char *gc_json;  /* the summary as JSON for the page's GC tab, or NULL */
+    bool alloc_samples;   /* the samples are an .mlpd's bytes allocated per
+                             interval: no .hp or heap .folded of them */
     bool quiet;           /* do not print a "wrote" line per file */
 } report_set;
 
 /*
  * Writes BASE.svg, .pdf (with charts), .hp, .csv, .folded (with heap
- * samples), .time.folded (with a time profile) and .html into a temporary
+ * samples; of allocation samples only the chart and .csv), .time.folded
+ * (with a time profile), .alloc.folded (with .mlpd allocation sites) and
+ * .html into a temporary
  * directory inside `dir`, then moves them over the previous set and
  * removes the previous set's files this run does not write, so the
  * directory never holds two runs' files side by side. On a failure the

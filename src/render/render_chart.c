@@ -45,9 +45,9 @@ static void subtitle_text(const chart *ch, char *sub, size_t sn)
                 used += (size_t)k_;                                           \
         }                                                                     \
     } while (0)
-    if (in && in->breakdown)
-        ADD("-%s, by %s", hs_breakdown_flag(in->breakdown),
-            hs_breakdown_name(in->breakdown));
+    char label[96];
+    if (hs_census_profile_label(ch->c, label, sizeof label))
+        ADD("%s", label);
     if (in && in->date && in->date[0]) {
         ADD("%s%s", used ? " · " : "", in->date);
     } else if (in && in->has_wall_clock) {

@@ -94,17 +94,21 @@ static int put_subtitle(hs_sink *o, const page *pg)
     const hs_census *c = pg->c;
     const hs_census_info *in = hs_census_get_info(c);
     size_t n = hs_census_sample_count(c);
+    if (!n && !hs_census_tprof_count(c))
+        return hs_sink_printf(o, "no heap profile &middot; %.3f s",
+                              in->end_time_ns / 1e9);
     if (!n)
         return hs_sink_printf(o, "time profile &middot; %zu stacks &middot; "
                               "%.3f s", hs_census_tprof_count(c),
                               in->end_time_ns / 1e9);
     size_t peak = hs_census_peak_sample(c);
-    char pk[32];
+    char pk[32], label[96];
     fmt_bytes(pk, sizeof pk, (double)hs_census_sample_total(c, peak));
-    return hs_sink_printf(o, "-%s, by %s &middot; %zu samples &middot; %.3f s "
-                          "&middot; peak %s at %.3f s",
-                          hs_breakdown_flag(in->breakdown),
-                          hs_breakdown_name(in->breakdown), n,
+    if (hs_census_profile_label(c, label, sizeof label) &&
+        (put_html(o, label) || hs_sink_printf(o, " &middot; ")))
+        return HS_ERR_IO;
+    return hs_sink_printf(o, "%zu samples &middot; %.3f s "
+                          "&middot; peak %s at %.3f s", n,
                           in->end_time_ns / 1e9, pk,
                           hs_census_sample_time(c, peak) / 1e9);
 }
@@ -284,6 +288,9 @@ int hs_render_page(const hs_census *c, const hs_page_options *opt,
 {
     hs_page_options def;
     int rc = check(c, &opt, &def);
+    /* A log with GC events alone still has its GC tab to show. */
+    if (rc == HS_ERR_NO_DATA && opt->gc_json && *opt->gc_json)
+        rc = HS_OK;
     if (rc)
         return rc;
     page pg = {c, NULL, opt, hs__census_allocator(c), hs__page_title(c, opt)};

@@ -491,6 +491,9 @@ static int out_head(pdata *p)
     out_cstr(p->o, in->breakdown ? hs_breakdown_flag(in->breakdown) : NULL);
     hs_outbuf_puts(p->o, ",\"breakdown_name\":");
     out_cstr(p->o, in->breakdown ? hs_breakdown_name(in->breakdown) : NULL);
+    char label[96];
+    hs_outbuf_puts(p->o, ",\"profile\":");
+    out_cstr(p->o, hs_census_profile_label(p->c, label, sizeof label));
     hs_outbuf_puts(p->o, ",\"end_us\":");
     hs_outbuf_u64(p->o, us_of(in->end_time_ns));
     hs_outbuf_puts(p->o, in->complete || in->source != HS_SOURCE_EVENTLOG
@@ -573,7 +576,7 @@ int hs__page_data(const hs_census *c, const hs_page_options *opt,
     pdata p = {.c = c, .opt = opt, .a = hs__census_allocator(c)};
     p.ns = hs_census_sample_count(c);
     p.nb = hs_census_band_count(c);
-    if (!p.ns && !hs_census_tprof_count(c))
+    if (!p.ns && !hs_census_tprof_count(c) && !(opt->gc_json && *opt->gc_json))
         return HS_ERR_NO_DATA;
     if ((unsigned)opt->sort > HS_SORT_STDDEV ||
         (unsigned)opt->kind > HS_CHART_LINE)
