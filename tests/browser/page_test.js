@@ -42,9 +42,10 @@ function check(cond, what) {
   if (!cond) { failures++; console.log('FAIL: ' + what); }
 }
 
-function report(name, extra) {
+function report(name, extra, file) {
   const dir = path.join(tmp, name);
-  execFileSync(bin, ['report', path.join(samples, name + '.eventlog'), '-d', dir].concat(extra || []));
+  execFileSync(bin, ['report', file || path.join(samples, name + '.eventlog'), '-d', dir].concat(extra || []),
+    { stdio: ['ignore', 'pipe', 'pipe'] });
   return dir;
 }
 
@@ -54,6 +55,20 @@ function readCsv(file) {
   const text = fs.readFileSync(file, 'utf8').trim().split('\n').slice(1);
   for (const line of text) {
     const m = /^([0-9.]+),"((?:[^"]|"")*)",(\d+)$/.exec(line);
+    if (!m) continue;
+    const t = m[1], band = m[2].replace(/""/g, '"');
+    if (!rows.has(t)) rows.set(t, new Map());
+    rows.get(t).set(band, Number(m[3]));
+  }
+  return rows;
+}
+
+// The CSV of an .mlpd census (time_s,band,bytes,count) as readCsv reads.
+function readCsvCounts(file) {
+  const rows = new Map();
+  const text = fs.readFileSync(file, 'utf8').trim().split('\n').slice(1);
+  for (const line of text) {
+    const m = /^([0-9.]+),"((?:[^"]|"")*)",(\d+),\d+$/.exec(line) || /^([0-9.]+),([^,"]*),(\d+),\d+$/.exec(line);
     if (!m) continue;
     const t = m[1], band = m[2].replace(/""/g, '"');
     if (!rows.has(t)) rows.set(t, new Map());
@@ -217,6 +232,8 @@ async function main() {
     await timeProfileCheck(browser);
     await flameCheck(browser);
     await gcCheck(browser);
+    await gcOnlyCheck(browser);
+    await monoCheck(browser);
     await compareCheck(browser);
     await liveCheck(browser);
   } finally {
@@ -304,6 +321,49 @@ async function gcCheck(browser) {
     `GC tab: generation ${g.gen} has ${g.collections} collections (page: ${rows[i] && rows[i][1]})`));
   const text = await page.textContent('.panel[data-tab="run"]');
   check(text.includes(sum.allocated_bytes.toLocaleString('en-US') + ' B'), 'GC tab: bytes allocated as summary --json says');
+  await page.close();
+}
+
+// Rows of the first GC table on the run tab of an open page.
+async function gcRows(page) {
+  await page.click('nav.tabs button[data-tab="run"]');
+  await settle(page);
+  return page.evaluate(() => [...document.querySelectorAll('table.gc')[0].querySelectorAll('tbody tr')]
+    .map(tr => [...tr.children].map(td => td.textContent)));
+}
+
+// A log with GC events and no heap profile: a page with the run tab alone,
+// showing the summary's collections.
+async function gcOnlyCheck(browser) {
+  const corpus = path.join(process.env.HEAPSCOPE_SHARED_DIR || '/nonexistent', 'corpus', 'ghc-events');
+  const log = path.join(corpus, 'hello-ghc-8.6.5.eventlog');
+  if (!fs.existsSync(log)) { console.log('note: no corpus: the GC-only page is not checked'); return; }
+  const dir = report('hello-ghc-8.6.5', [], log);
+  const sum = JSON.parse(execFileSync(bin, ['summary', '--json', log]).toString());
+  const { page, log: plog } = await open(browser, path.join(dir, 'hello-ghc-8.6.5.html'));
+  const tabs = await page.evaluate(() => [...document.querySelectorAll('nav.tabs button')].map(b => b.dataset.tab));
+  check(tabs.length === 1 && tabs[0] === 'run', `GC-only page: the run tab alone (${tabs})`);
+  const rows = await gcRows(page);
+  sum.generations.forEach((g, i) => check(rows[i] && rows[i][1] === String(g.collections),
+    `GC-only page: generation ${g.gen} has ${g.collections} collections (page: ${rows[i] && rows[i][1]})`));
+  check(plog.errors.length === 0 && plog.requests.length === 0, 'GC-only page: no console errors or requests: ' + plog.errors.join('; '));
+  await page.close();
+}
+
+// A Mono .mlpd: the chart's subtitle says what the samples are, hovering
+// reads the CSV's bytes, and the GC tab shows the .mlpd's own figures.
+async function monoCheck(browser) {
+  const file = path.join(samples, 'mono', 'threads-alloc-heapshot.mlpd');
+  if (!fs.existsSync(file)) return;
+  const dir = report('threads-alloc-heapshot', [], file);
+  const { page, log } = await open(browser, path.join(dir, 'threads-alloc-heapshot.html'));
+  check(/Mono heap shots, by class/.test(await page.textContent('.sub')), 'mono page: the subtitle names the heap shots');
+  await hoverCheck(page, readCsvCounts(path.join(dir, 'threads-alloc-heapshot.csv')));
+  const sum = JSON.parse(execFileSync(bin, ['summary', '--json', file]).toString());
+  const rows = await gcRows(page);
+  sum.generations.forEach((g, i) => check(rows[i] && rows[i][1] === String(g.collections),
+    `mono page: generation ${g.gen} has ${g.collections} collections (page: ${rows[i] && rows[i][1]})`));
+  check(log.errors.length === 0 && log.requests.length === 0, 'mono page: no console errors or requests: ' + log.errors.join('; '));
   await page.close();
 }
 
