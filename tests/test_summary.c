@@ -346,8 +346,9 @@ static void test_misuse(void)
     CU_ASSERT_EQUAL(hs_summary_set_window(s, &bad), HS_ERR_INVALID);
     hs_event ev;
     memset(&ev, 0, sizeof ev);
-    ev.tag = HS_EV_GC_START;
+    ev.tag = HS_EV_HEAP_SIZE; /* a GC_START alone is no data (GHC 6.12) */
     ev.known = true;
+    ev.u.heap.bytes = 1 << 20;
     CU_ASSERT_EQUAL(hs_summary_add(s, &ev), HS_OK);
     hs_summary_window ok = {0, 5, NULL, NULL};
     CU_ASSERT_EQUAL(hs_summary_set_window(s, &ok), HS_ERR_MISUSE);
@@ -506,6 +507,37 @@ static void test_no_gc_events(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"gc_elapsed_ns\": null"));
     free(text);
     free(json);
+    hs_summary_free(s);
+    evw_free(&w);
+}
+
+/* GHC 6.12's layout: collections marked by GC_START and GC_END only, no
+ * statistics events. Nothing of +RTS -s can be computed, and the reason
+ * given is the old runtime, not a missing event class. */
+static void test_ghc612_no_statistics(void)
+{
+    evw w;
+    evw_start_ghc612(&w);
+    evw_event(&w, HS_EV_STARTUP, 100, 0);
+    evw_u16(&w, 1);
+    size_t b = evw_block(&w, 200, 0);
+    evw_event(&w, HS_EV_CREATE_THREAD, 300, 0);
+    evw_u64(&w, 1);
+    evw_event(&w, HS_EV_GC_START, 400, 0);
+    evw_event(&w, HS_EV_GC_END, 500, 0);
+    evw_block_end(&w, b, 500);
+    evw_data_end(&w);
+    int fin;
+    hs_summary *s = summarise(w.data, w.len, 7, NULL, &fin);
+    CU_ASSERT_EQUAL(fin, HS_ERR_NO_DATA);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_error(s)->message,
+                                  "no GC statistics"));
+    CU_ASSERT_PTR_NULL(strstr(hs_summary_error(s)->message, "event class"));
+    char *text = render(s, false);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "older runtimes"));
+    CU_ASSERT_PTR_NULL(strstr(text, "recorded without"));
+    CU_ASSERT_EQUAL(hs_summary_get_stats(s)->total_ns, 500);
+    free(text);
     hs_summary_free(s);
     evw_free(&w);
 }
@@ -771,6 +803,7 @@ int main(void)
         {"allocation failures", test_allocation_failures},
         {"log without GC events", test_no_gc_events},
         {"GHC 8.2 layout", test_old_layout},
+        {"GHC 6.12: no statistics events", test_ghc612_no_statistics},
         {"truncated inside a collection", test_truncated_in_gc},
         {"samples against +RTS -s", test_samples},
         {"threaded sample", test_threaded_sample},

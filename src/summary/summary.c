@@ -393,11 +393,18 @@ static int compute_stats(hs_summary *s)
     st->rts_identifier = s->rts_id;
     st->events = s->events;
 
-    if (!s->any_gc_stats && !s->any_gc_start && !s->any_alloc &&
-        !s->any_heap_size && !s->any_live && !s->any_blocks_size)
-        s->finish_status = summary_fail(s, HS_ERR_NO_DATA, "the log has no "
-            "GC or heap events (it was recorded without the GC event "
-            "class, e.g. +RTS -l with flags that leave out 'g')");
+    /* GC_START and GC_END alone (GHC 6.12 and 7.0 wrote no statistics
+     * events) give none of the figures either. */
+    if (!s->any_gc_stats && !s->any_alloc && !s->any_heap_size &&
+        !s->any_live && !s->any_blocks_size)
+        s->finish_status = summary_fail(s, HS_ERR_NO_DATA, "%s",
+            s->any_gc_start
+                ? "the log has GC start and end events but no GC statistics "
+                  "(GC_STATS_GHC and the heap events, which older runtimes, "
+                  "GHC 6.12 and 7.0 among them, do not write)"
+                : "the log has no GC or heap events (it was recorded "
+                  "without the GC event class, e.g. +RTS -l with flags "
+                  "that leave out 'g')");
     return s->finish_status;
 }
 

@@ -319,9 +319,13 @@ int hs_summary_render_text(const hs_summary *s, hs_sink *out)
     summary_notes(s, &n);
     if (!st->has_gc && !st->has_allocated && !st->has_heap_size &&
         !st->has_live)
-        TRY(hs_sink_printf(out, "  This log has no GC or heap events (it "
-                           "was recorded without the GC event\n  class), so "
-                           "no GC statistics can be computed.\n\n"));
+        TRY(hs_sink_printf(out, "%s", s->any_gc_start
+            ? "  This log has GC start and end events but no GC statistics\n"
+              "  events (older runtimes, GHC 6.12 and 7.0 among them, do not\n"
+              "  write them), so no GC statistics can be computed.\n\n"
+            : "  This log has no GC or heap events (it was recorded without "
+              "the GC event\n  class), so no GC statistics can be computed."
+              "\n\n"));
     TRY(hs_sink_printf(out, "  Not computable from this log:\n"));
     for (int i = 0; i < u.n; i++)
         TRY(put_item(out, u.items[i]));
