@@ -220,6 +220,20 @@ if [ -d "$SAMPLES" ] && [ -f "$SAMPLES/leak-hc.eventlog" ]; then
     [ "$rc" -eq 4 ] || fail "hp of a cut log: exit $rc"
   fi
 
+  # cut right after the header (a killed program whose buffers never
+  # reached the file): no events at all, and the message says the log was
+  # cut rather than how to record a heap profile
+  hdr=$(grep -abo datb "$SAMPLES/leak-hc.eventlog" | head -n 1 | cut -d: -f1)
+  head -c "$((hdr + 4))" "$SAMPLES/leak-hc.eventlog" >"$TMP/hdronly.eventlog"
+  run hp "$TMP/hdronly.eventlog" -o "$TMP/hdronly.hp"
+  expect_rc "hp of a log with a header only" 4
+  expect_err_grep "hp of a log with a header only: the cut" "byte $((hdr + 4)) \\(event 0\\): the log is truncated"
+  expect_err_grep "hp of a log with a header only: says it was cut" "nothing of what was asked comes before the cut"
+  expect_no_file "hp of a log with a header only" "$TMP/hdronly.hp"
+  run info "$TMP/hdronly.eventlog"
+  expect_rc "info of a log with a header only" 0
+  expect_out_line "info of a log with a header only" "format: eventlog"
+
   # cut anywhere: every sample hp writes is whole (the samples of the
   # full log, in order); a sample cut before its end is left out, and
   # the warning says so (issue 14)

@@ -116,6 +116,10 @@ static int load_eventlog(hs_census *c, hs_input *in, hs_error *err)
         return s.census_err;
     }
     hs__census_skipped(c, s.count, s.max_time, s.max_cap);
+    /* A log cut right after its header has no events, and is still an
+     * eventlog: what it lacks is for the cut to explain. */
+    if (hs_reader_header_done(r))
+        c->info.source = HS_SOURCE_EVENTLOG;
     if (st < 0) {
         if (err)
             *err = *hs_reader_error(r);
