@@ -1053,6 +1053,38 @@ static void test_ipe_declared_one_long(void)
     evw_free(&w);
 }
 
+/* NONMOVING_HEAP_CENSUS in its two layouts: 13 bytes with the block size
+ * as a base-2 logarithm (before GHC 9.8), 14 with the size itself. */
+static void test_nonmoving_census_layouts(void)
+{
+    for (int size = 13; size <= 14; size++) {
+        evw w;
+        evw_init(&w);
+        evw_header_begin(&w);
+        evw_declare(&w, HS_EV_NONMOVING_HEAP_CENSUS, (uint16_t)size,
+                    "Nonmoving heap census");
+        evw_header_end(&w);
+        evw_event(&w, HS_EV_NONMOVING_HEAP_CENSUS, 5, 0);
+        if (size == 13)
+            evw_u8(&w, 4);
+        else
+            evw_u16(&w, 16);
+        evw_u32(&w, 3);
+        evw_u32(&w, 2);
+        evw_u32(&w, 54);
+        evw_data_end(&w);
+        flat e[2];
+        size_t n = decode_flat(&w, e, 2);
+        CU_ASSERT_EQUAL_FATAL(n, 1);
+        CU_ASSERT_TRUE(e[0].known);
+        CU_ASSERT_EQUAL(e[0].ev.u.nonmoving_census.blk_size, 16);
+        CU_ASSERT_EQUAL(e[0].ev.u.nonmoving_census.active_segs, 3);
+        CU_ASSERT_EQUAL(e[0].ev.u.nonmoving_census.filled_segs, 2);
+        CU_ASSERT_EQUAL(e[0].ev.u.nonmoving_census.live_blocks, 54);
+        evw_free(&w);
+    }
+}
+
 static void test_block_markers(void)
 {
     evw w;
@@ -1327,6 +1359,7 @@ int main(void)
         {"older and short layouts", test_older_and_short_layouts},
         {"GHC 6.12: empty STARTUP, 64-bit thread ids", test_ghc612_layout},
         {"GHC 9.10: IPE declared one byte long", test_ipe_declared_one_long},
+        {"nonmoving census, both layouts", test_nonmoving_census_layouts},
         {"block markers", test_block_markers},
         {"truncated logs", test_truncated_logs},
         {"decoded fields", test_decoded_fields},

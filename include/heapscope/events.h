@@ -116,6 +116,21 @@ extern "C" {
 #define HS_EVF_PROF_SAMPLE(F, m) F(m, U32, cap, "cap", 0) \
     F(m, U64, tick, "tick", 0) F(m, STACK, depth, "stack", 0)
 #define HS_EVF_PROF_BEGIN(F, m) F(m, U64, tick_interval, "tick_interval", 0)
+#define HS_EVF_CONC_MARK_END(F, m) F(m, U32, marked, "marked_objects", 0)
+#define HS_EVF_NONMOVING_CENSUS(F, m) F(m, U16, blk_size, "blk_size", 0) \
+    F(m, U32, active_segs, "active_segs", 0) \
+    F(m, U32, filled_segs, "filled_segs", 0) \
+    F(m, U32, live_blocks, "live_blocks", 0)
+#define HS_EVF_PRUNED_SEGMENTS(F, m) F(m, U32, pruned, "pruned_segments", 0) \
+    F(m, U32, free_segs, "free_segments", 0)
+#define HS_EVF_TICKY_DEF(F, m) F(m, U64_HEX, id, "id", 0) \
+    F(m, U16, arity, "arity", 0) F(m, CSTR, kinds, "arg_kinds", 0) \
+    F(m, CSTR, name, "name", 0) \
+    F(m, U64_OPT, info_table, "info_table", has_info_table) \
+    F(m, CSTR, json, "json", 0)
+#define HS_EVF_TICKY_SAMPLE(F, m) F(m, U64_HEX, id, "id", 0) \
+    F(m, U64, entries, "entries", 0) F(m, U64, allocs, "allocs", 0) \
+    F(m, U64, allocd, "allocd", 0)
 #define HS_EVF_IPE(F, m) F(m, U64_HEX, address, "address", 0) \
     F(m, CSTR, table_name, "table_name", 0) \
     F(m, CSTR, closure_desc, "closure_desc", 0) \
@@ -258,31 +273,29 @@ extern "C" {
     X(169, IPE, HS__V, 8, ipe, HS_EVF_IPE, "Info Table Source Position") \
     X(181, USER_BINARY_MSG, HS__V, 0, msg, HS_EVF_BINARY, \
       "User binary message") \
-    X(200, CONC_MARK_BEGIN, 0, HS__R, none, HS_EVF_RAW, \
+    X(200, CONC_MARK_BEGIN, 0, 0, none, HS_EVF_NONE, \
       "Begin concurrent mark phase") \
-    X(201, CONC_MARK_END, 4, HS__R, none, HS_EVF_RAW, \
+    X(201, CONC_MARK_END, 4, 4, conc_mark_end, HS_EVF_CONC_MARK_END, \
       "End concurrent mark phase") \
-    X(202, CONC_SYNC_BEGIN, 0, HS__R, none, HS_EVF_RAW, \
+    X(202, CONC_SYNC_BEGIN, 0, 0, none, HS_EVF_NONE, \
       "Begin concurrent GC synchronisation") \
-    X(203, CONC_SYNC_END, 0, HS__R, none, HS_EVF_RAW, \
+    X(203, CONC_SYNC_END, 0, 0, none, HS_EVF_NONE, \
       "End concurrent GC synchronisation") \
-    X(204, CONC_SWEEP_BEGIN, 0, HS__R, none, HS_EVF_RAW, \
+    X(204, CONC_SWEEP_BEGIN, 0, 0, none, HS_EVF_NONE, \
       "Begin concurrent sweep") \
-    X(205, CONC_SWEEP_END, 0, HS__R, none, HS_EVF_RAW, \
-      "End concurrent sweep") \
-    X(206, CONC_UPD_REM_SET_FLUSH, 2, HS__R, none, HS_EVF_RAW, \
+    X(205, CONC_SWEEP_END, 0, 0, none, HS_EVF_NONE, "End concurrent sweep") \
+    X(206, CONC_UPD_REM_SET_FLUSH, 2, 2, cap, HS_EVF_CAP, \
       "Update remembered set flushed") \
-    X(207, NONMOVING_HEAP_CENSUS, 13, HS__R, none, HS_EVF_RAW, \
-      "Nonmoving heap census") \
-    X(208, NONMOVING_PRUNED_SEGMENTS, 8, HS__R, none, HS_EVF_RAW, \
+    X(207, NONMOVING_HEAP_CENSUS, 14, 14, nonmoving_census, \
+      HS_EVF_NONMOVING_CENSUS, "Nonmoving heap census") \
+    X(208, NONMOVING_PRUNED_SEGMENTS, 8, 8, pruned_segments, \
+      HS_EVF_PRUNED_SEGMENTS, \
       "Report the amount of segments pruned and remaining on the free list.") \
-    X(209, NONMOVING_PRUNED_SEGMENTS2, HS__U, HS__R, none, HS_EVF_RAW, \
-      "Nonmoving pruned segments") \
-    X(210, TICKY_COUNTER_DEF, HS__V, HS__R, none, HS_EVF_RAW, \
+    X(210, TICKY_COUNTER_DEF, HS__V, 10, ticky_def, HS_EVF_TICKY_DEF, \
       "Ticky-ticky entry counter definition") \
-    X(211, TICKY_COUNTER_SAMPLE, HS__U, HS__R, none, HS_EVF_RAW, \
+    X(211, TICKY_COUNTER_SAMPLE, 32, 32, ticky_sample, HS_EVF_TICKY_SAMPLE, \
       "Ticky-ticky entry counter sample") \
-    X(212, TICKY_COUNTER_BEGIN_SAMPLE, HS__U, HS__R, none, HS_EVF_RAW, \
+    X(212, TICKY_COUNTER_BEGIN_SAMPLE, 0, 0, none, HS_EVF_NONE, \
       "Ticky-ticky entry counter begin sample")
 
 /* Event tags, as GHC's EventLogFormat.h numbers them (without EVENT_). */

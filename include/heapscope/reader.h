@@ -87,7 +87,7 @@ typedef struct hs_event {
         struct { uint32_t capset; uint64_t sec;          /* 43 */
                  uint32_t nsec; } wall_clock;
         struct { uint32_t thread; hs_str label; } thread_label; /* 44 */
-        struct { uint16_t cap; } cap;                    /* 45 46 47 48 */
+        struct { uint16_t cap; } cap;                 /* 45 46 47 48 206 */
         struct { uint32_t capset; uint64_t bytes; } heap;/* 49 50 51 91 */
         struct { uint32_t capset; uint16_t gens;         /* 52 */
                  uint64_t max_heap, alloc_area, mblock, block; } heap_info;
@@ -125,6 +125,15 @@ typedef struct hs_event {
         struct { uint64_t address; hs_str table_name,    /* 169 */
                  closure_desc, type_desc, label, module,
                  srcloc; } ipe;
+        struct { uint32_t marked; } conc_mark_end;       /* 201 */
+        struct { uint16_t blk_size; uint32_t active_segs, /* 207 */
+                 filled_segs, live_blocks; } nonmoving_census;
+        struct { uint32_t pruned, free_segs; } pruned_segments; /* 208 */
+        struct { uint64_t id; uint16_t arity;            /* 210 */
+                 hs_str kinds, name; uint64_t info_table;
+                 bool has_info_table; hs_str json; } ticky_def;
+        struct { uint64_t id, entries, allocs,           /* 211 */
+                 allocd; } ticky_sample;
     } u;
 } hs_event;
 

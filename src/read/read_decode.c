@@ -143,10 +143,28 @@ static bool wide_thread(const hs_reader *r, const hs_field_desc *f,
 
 /* Decodes the payload into the union member the table names for the tag.
  * An event too short for the oldest layout we know stays raw. */
+/* NONMOVING_HEAP_CENSUS before GHC 9.8 (issue 23340): 13 bytes, the block
+ * size as its base-2 logarithm in one byte. Given as the size, as ghc-events
+ * gives it, so both layouts read alike. */
+static void nonmoving_census_13(hs_event *ev)
+{
+    const uint8_t *p = ev->payload;
+    ev->known = true;
+    ev->u.nonmoving_census.blk_size =
+        p[0] < 16 ? (uint16_t)(1u << p[0]) : 0;
+    ev->u.nonmoving_census.active_segs = hs_be32(p + 1);
+    ev->u.nonmoving_census.filled_segs = hs_be32(p + 5);
+    ev->u.nonmoving_census.live_blocks = hs_be32(p + 9);
+}
+
 int hs__reader_decode(hs_reader *r, hs_event *ev)
 {
     if (ev->tag >= HS__EVENT_TAGS)
         return HS_OK;
+    if (ev->tag == HS_EV_NONMOVING_HEAP_CENSUS && ev->payload_len == 13) {
+        nonmoving_census_13(ev);
+        return HS_OK;
+    }
     const hs_event_desc *d = &hs__event_table[ev->tag];
     if (!d->name || d->min < 0 || ev->payload_len < (size_t)d->min)
         return HS_OK; /* unlisted, raw by choice, or an older layout */
