@@ -30,13 +30,20 @@ for t in $targets; do
     rm -rf "$seeds"
     mkdir -p "$seeds" "$corpus"
     cp tests/fuzz/regress/"$t"/* "$seeds"/ 2>/dev/null || true
-    # Inputs of targets that read a mode byte first get one.
+    # Inputs of targets that read a mode byte first get one; fuzz_live's
+    # also four bytes of schedule, and every seed twice: fed directly and
+    # (mode 036) through a socket with compaction, page data and CSV.
     case $t in
     reader|pipeline) prefix='\005' ;;
+    live) prefix='\000\001\002\003\004' ;;
     *) prefix='' ;;
     esac
     add_seed() { # FILE: its first 60 kB as a seed
         { printf "$prefix"; head -c 60000 "$1"; } >"$seeds/$(basename "$1")"
+        if [ "$t" = live ]; then
+            { printf '\036\001\002\003\004'; head -c 60000 "$1"; } \
+                >"$seeds/sock-$(basename "$1")"
+        fi
     }
     case $t in
     hp) for f in samples/*.hp ../shared/repro/*.hp; do
