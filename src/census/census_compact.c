@@ -114,18 +114,39 @@ int hs__census_compact(hs_census *c, hs_census_compaction *st,
     if (n < keep_recent + st->buckets)
         return HS_OK; /* a smaller window than last time: wait */
     /* Samples that leave the recent window join buckets of the current
-     * width; a remainder short of a bucket waits for the next time. */
+     * width: first the last bucket, while it is short of one, then whole
+     * buckets, and a remainder starts a short bucket at once. Left raw to
+     * wait for a whole bucket, up to width - 1 samples would pile up, and
+     * the width doubles as the run goes on: the census would grow with the
+     * run however small max_samples. */
     size_t raw = n - keep_recent - st->buckets;
+    if (st->partial && raw) {
+        size_t take = st->width - st->partial < raw ? st->width - st->partial
+                                                    : raw;
+        merge_groups(c, st->buckets - 1, st->buckets + take, take + 1);
+        st->partial = (st->partial + take) % st->width;
+        raw -= take;
+    }
     size_t full = raw / st->width * st->width;
     if (full && st->width > 1)
         merge_groups(c, st->buckets, st->buckets + full, st->width);
     st->buckets += full / st->width;
-    /* Too many buckets: twice as wide, half as many. */
+    if (raw > full) {
+        merge_groups(c, st->buckets, st->buckets + (raw - full), raw - full);
+        st->buckets++;
+        st->partial = raw - full;
+    }
+    /* Too many buckets: twice as wide, half as many. A lone last bucket
+     * keeps its samples, now short of the new width. */
     size_t limit = (max_samples - keep_recent) / 2;
     while (st->buckets > (limit ? limit : 1)) {
+        size_t last = st->partial ? st->partial : st->width;
+        if (st->buckets % 2 == 0)
+            last += st->width;
         merge_groups(c, 0, st->buckets, 2);
         st->buckets = (st->buckets + 1) / 2;
         st->width *= 2;
+        st->partial = last % st->width;
     }
     for (int line = 0; line < HS_LINE_COUNT; line++)
         merge_line(c, line, st->buckets);
@@ -134,4 +155,15 @@ int hs__census_compact(hs_census *c, hs_census_compaction *st,
                            ? c->samples[st->buckets].time
                            : c->samples[c->nsamples - 1].time;
     return HS_OK;
+}
+
+int hs__census_compact_at_begin(hs_census *c, hs_census_compaction *st,
+                                size_t max_samples, size_t keep_recent)
+{
+    bool open = c->open;
+    c->open = false;
+    int r = hs__census_compact(c, st, max_samples, keep_recent);
+    /* open as it was, unless it is part of a bucket now */
+    c->open = open && st->buckets < c->nsamples;
+    return r;
 }

@@ -12,25 +12,36 @@
 typedef struct hs_census_compaction {
     size_t buckets;     /* the first `buckets` samples are merged buckets */
     size_t width;       /* samples per bucket (a power of two) */
+    size_t partial;     /* samples in the last bucket while it is short of
+                           width, else 0 */
     uint64_t until_ns;  /* time of the first sample not in a bucket */
 } hs_census_compaction;
 
 /*
  * Bounds a census that grows for as long as a program runs. The latest
  * keep_recent samples stay as they are; older ones are merged into
- * buckets of equal width (a bucket has the time of its first sample and
- * each band's maximum over its samples, what a chart of the heap needs: a
- * peak is never lost; its total is the sum of those maxima), and when
- * the buckets outnumber (max_samples - keep_recent) / 2 neighbours merge
- * into buckets twice as wide. So the census holds at most about
- * max_samples samples at any time, the run's whole span at one even
- * resolution plus the recent past at full. Heap-line points are merged
+ * buckets of equal width, the last one possibly still filling (a bucket
+ * has the time of its first sample and each band's maximum over its
+ * samples, what a chart of the heap needs: a peak is never lost; its
+ * total is the sum of those maxima), and when the buckets outnumber
+ * (max_samples - keep_recent) / 2 neighbours merge into buckets twice as
+ * wide. So after a call the census holds at most max_samples samples,
+ * the run's whole span at one even resolution plus the recent past at
+ * full. Heap-line points are merged
  * with the samples of their time. Call only between samples (none open),
  * on an unfinished census whose samples arrived in time order; otherwise
  * it does nothing. Returns HS_OK.
  */
 int hs__census_compact(hs_census *c, hs_census_compaction *st,
                        size_t max_samples, size_t keep_recent);
+
+/*
+ * hs__census_compact() just before a SAMPLE_BEGIN is added: the sample
+ * before it is complete then even when the log never closes one (GHC
+ * 8.2/8.4 write no SAMPLE_END), and the BEGIN opens the next at once.
+ */
+int hs__census_compact_at_begin(hs_census *c, hs_census_compaction *st,
+                                size_t max_samples, size_t keep_recent);
 
 /*
  * After hs_census_finish() of a truncated stream: appends the census's

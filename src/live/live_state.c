@@ -100,18 +100,18 @@ static int fail(hs_live *l, const hs_error *e)
 
 /* A census is complete when the next one begins or its SAMPLE_END comes
  * (GHC 8.2/8.4 write no SAMPLE_END). Compaction runs only then, between
- * samples, never under an open one. */
+ * samples, never under an open one: at both edges, since a log without
+ * SAMPLE_END has no other, and compacting only at SAMPLE_END let such a
+ * census grow with the run whatever --max-samples said. */
 static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
 {
     size_t n = hs_census_sample_count(l->census);
-    if (before) {
-        if (ev->tag == HS_EV_HEAP_PROF_SAMPLE_BEGIN)
-            l->complete_samples = n;
-        return HS_OK;
-    }
-    if (ev->tag != HS_EV_HEAP_PROF_SAMPLE_END)
+    if (before ? ev->tag != HS_EV_HEAP_PROF_SAMPLE_BEGIN
+               : ev->tag != HS_EV_HEAP_PROF_SAMPLE_END)
         return HS_OK;
     l->complete_samples = n;
+    if (before && !ev->known) /* the census will not open a sample */
+        return HS_OK;
     /* Bands x samples is what grows: the entry budget bounds memory
      * whatever the number of bands (16 bytes an entry). */
     if (l->compact_max && (n >= l->compact_max ||
@@ -119,7 +119,11 @@ static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
                                l->compact_max * ENTRIES_PER_SAMPLE)) {
         size_t max = n < l->compact_max ? n : l->compact_max;
         size_t keep = l->compact_keep < max / 2 ? l->compact_keep : max / 2;
-        int st = hs__census_compact(l->census, &l->compaction, max, keep);
+        int st = before ? hs__census_compact_at_begin(l->census,
+                                                      &l->compaction, max,
+                                                      keep)
+                        : hs__census_compact(l->census, &l->compaction, max,
+                                             keep);
         if (st < 0)
             return st;
         l->complete_samples = hs_census_sample_count(l->census);
