@@ -64,6 +64,14 @@ cp "$HERE/phases.hs" "$WORK/build-phases-O1/"
   "$GHC" -O1 -prof -fprof-auto -rtsopts -eventlog phases.hs -o phases >build.log 2>&1) \
   || { cat "$WORK/build-phases-O1/build.log" >&2; die "compiling phases.hs -O1 failed"; }
 
+# markers again without profiling, for the nonmoving collector, which a
+# profiled GHC 9.0 program refuses ("doesn't support profiling").
+mkdir -p "$WORK/build-markers-np"
+cp "$HERE/markers.hs" "$WORK/build-markers-np/"
+(cd "$WORK/build-markers-np" &&
+  "$GHC" -O0 -rtsopts -eventlog -threaded markers.hs -o markers >build.log 2>&1) \
+  || { cat "$WORK/build-markers-np/build.log" >&2; die "compiling markers.hs without profiling failed"; }
+
 mkdir -p "$WORK/build-tools"
 cp "$HERE/tools/EventCounts.hs" "$WORK/build-tools/"
 (cd "$WORK/build-tools" &&
@@ -151,6 +159,28 @@ done
 
 time_run manycc
 time_run leak
+
+# gc_run NAME BUILDDIR PROG RTSFLAGS...: a run with GC events and no heap
+# profile, outputs NAME.eventlog, NAME.stat and NAME.counts.
+gc_run() {
+  local name=$1 build=$2 prog=$3; shift 3
+  local dir="$WORK/run-$name"
+  mkdir -p "$dir"
+  echo "run: ./$prog +RTS $* -s$name.stat -RTS ($build)"
+  cp "$WORK/$build/$prog" "$dir/"
+  (cd "$dir" && "./$prog" +RTS "$@" "-s$name.stat" -RTS >stdout.txt 2>stderr.txt) \
+    || { cat "$dir/stderr.txt" >&2; die "$name: the program failed"; }
+  [[ -s "$dir/$prog.eventlog" && -s "$dir/$name.stat" ]] || die "$name: no eventlog or .stat written"
+  grep -q ' syncs, ' "$dir/$name.stat" || die "$name: no nonmoving syncs line in $name.stat"
+  counts_of "$dir/$prog.eventlog" "$dir/$name.counts"
+  cp "$dir/$prog.eventlog" "$STAGE/$name.eventlog"
+  cp "$dir/$name.stat" "$STAGE/$name.stat"
+  cp "$dir/$name.counts" "$STAGE/$name.counts"
+}
+
+# the nonmoving collector on two capabilities: its concurrent mark and
+# sync events, and the "Gen 1 syncs" line of +RTS -s
+gc_run markers-nonmoving build-markers-np markers -N2 --nonmoving-gc -l
 
 # diff_run NAME BUILDDIR N MODE RTSFLAGS...: a run of phases with its input
 # (N words, lazy or strict) for `heapscope diff`; outputs NAME.eventlog and

@@ -39,6 +39,10 @@ $e
 ---
 $a" same "$e" "$a"
     [[ -n $e ]] || bad "$name: no generation table in the .stat"
+    # The nonmoving collector's syncs line, exactly (markers-nonmoving).
+    e=$(grep ' syncs,' <<<"$expected")
+    a=$(grep ' syncs,' <<<"$out")
+    check "$name: nonmoving syncs line: expected '$e', got '$a'" same "$e" "$a"
     # The command line heads both.
     check "$name: command line" same "$(head -n1 "$stat")" "$(head -n1 <<<"$out")"
     # Total elapsed within 2 ms: the runtime reads its clock just after

@@ -13,6 +13,7 @@
 #include <CUnit/Basic.h>
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -689,6 +690,23 @@ static void check_sample(const char *dir, const char *name)
         CU_ASSERT_DOUBLE_EQUAL(max, st->gens[g].max_pause_ns / 1e9, 0.00005);
         if (colls != st->gens[g].collections || par !=
             st->gens[g].par_collections)
+            bad++;
+    }
+    /* the nonmoving collector's syncs (markers-nonmoving) */
+    p = strstr(text, " syncs, ");
+    CU_ASSERT_EQUAL(st->has_nonmoving_syncs, p != NULL);
+    if (p) {
+        while (p > text && p[-1] != '\n')
+            p--;
+        unsigned gen = 0, n = 0;
+        double el = 0, avg = 0, max = 0;
+        CU_ASSERT_EQUAL(sscanf(p, "  Gen %u %u syncs, %lfs %lfs %lfs", &gen,
+                               &n, &el, &avg, &max), 5);
+        CU_ASSERT_EQUAL(gen + 1, st->n_gens);
+        CU_ASSERT_EQUAL(n, st->major_gcs);
+        CU_ASSERT_DOUBLE_EQUAL(el, st->nonmoving_sync_ns / 1e9, 0.0005);
+        CU_ASSERT_DOUBLE_EQUAL(max, st->nonmoving_sync_max_ns / 1e9, 0.00005);
+        if (fabs(el - st->nonmoving_sync_ns / 1e9) > 0.0005)
             bad++;
     }
     p = strstr(text, "Parallel GC work balance: ");

@@ -129,6 +129,14 @@ typedef struct hs_summary_stats {
     uint32_t n_caps;
     const hs_summary_cap *caps;
     uint64_t events;               /* events given to hs_summary_add() */
+
+    /* The nonmoving collector's final synchronisations (CONC_SYNC_BEGIN to
+     * CONC_SYNC_END, ended inside the window): +RTS -s's "Gen N syncs"
+     * line, whose average divides by major_gcs. */
+    bool has_nonmoving_syncs;
+    uint32_t nonmoving_syncs;
+    uint64_t nonmoving_sync_ns, nonmoving_sync_max_ns;
+    bool nonmoving;                /* any concurrent-mark event */
 } hs_summary_stats;
 
 /* A window: [from_ns, to_ns] in ns since program start. to_ns UINT64_MAX

@@ -212,6 +212,26 @@ static int on_global(hs_summary *s, const hs_event *ev)
         return HS_OK;
     case HS_EV_USER_MARKER:
         return summary_marker_add(s, ev->u.msg.text, ev->time);
+    case HS_EV_CONC_MARK_BEGIN: case HS_EV_CONC_MARK_END:
+    case HS_EV_CONC_SWEEP_BEGIN: case HS_EV_CONC_SWEEP_END:
+        s->any_conc = true;
+        return HS_OK;
+    case HS_EV_CONC_SYNC_BEGIN:
+        s->any_conc = true;
+        s->sync_open = true;
+        s->sync_begin = ev->time;
+        return HS_OK;
+    case HS_EV_CONC_SYNC_END:
+        if (s->sync_open && ev->time >= s->sync_begin &&
+            summary_in_window(s, ev->time)) {
+            uint64_t d = ev->time - s->sync_begin;
+            s->syncs++;
+            s->sync_ns += d;
+            if (d > s->sync_max_ns)
+                s->sync_max_ns = d;
+        }
+        s->sync_open = false;
+        return HS_OK;
     default:
         return HS_OK;
     }
@@ -387,6 +407,12 @@ static int compute_stats(hs_summary *s)
     finish_work_balance(s, st);
     st->mut_ns = st->total_ns > st->gc_ns ? st->total_ns - st->gc_ns : 0;
     finish_alloc(s, st);
+
+    st->nonmoving = s->any_conc;
+    st->has_nonmoving_syncs = s->syncs > 0;
+    st->nonmoving_syncs = s->syncs;
+    st->nonmoving_sync_ns = s->sync_ns;
+    st->nonmoving_sync_max_ns = s->sync_max_ns;
 
     st->threaded = s->threaded;
     st->heap_profiled = s->heap_profiled;

@@ -82,6 +82,12 @@ struct hs_summary {
 
     bool any_gc_stats, any_live, any_heap_size, any_alloc, any_sparks;
     bool any_blocks_size, any_gc_start;
+    /* nonmoving collector: the open sync (the runtime posts CONC_SYNC_BEGIN
+     * twice, the second beside its own clock reading, and CONC_SYNC_END
+     * twice: a sync runs from the latest begin to the first end) */
+    bool any_conc, sync_open;
+    uint64_t sync_begin, sync_ns, sync_max_ns;
+    uint32_t syncs;
     uint64_t copied, max_live, max_heap_size;
     uint64_t par_copied, par_balanced, par_max, par_tot;
     uint32_t par_threads_max;

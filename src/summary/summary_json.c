@@ -193,6 +193,12 @@ int hs_summary_render_json(const hs_summary *s, hs_sink *out)
     TRY(json_u64(out, "mem_in_use_mib", st->has_heap_size,
                  st->max_mem_in_use_bytes / (1024 * 1024)));
     TRY(put_generations(st, out));
+    TRY(json_u64(out, "nonmoving_syncs", st->has_nonmoving_syncs,
+                 st->nonmoving_syncs));
+    TRY(json_u64(out, "nonmoving_sync_elapsed_ns", st->has_nonmoving_syncs,
+                 st->nonmoving_sync_ns));
+    TRY(json_u64(out, "nonmoving_sync_max_ns", st->has_nonmoving_syncs,
+                 st->nonmoving_sync_max_ns));
     TRY(put_balance_sparks(st, out));
     TRY(put_times(st, out));
     TRY(put_caps(st, out));

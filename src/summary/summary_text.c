@@ -124,6 +124,10 @@ void summary_unavailable(const hs_summary *s, textlist *l)
         add(l, "PROF and RP times: no events mark the heap census");
     if (s->threaded)
         add(l, "TASKS: the task events do not give the runtime's counts");
+    if (st->nonmoving)
+        add(l, "the nonmoving collector's concurrent mark time (\"Gen N "
+               "concurrent\"): no event marks where the runtime starts and "
+               "stops timing it");
 }
 
 void summary_notes(const hs_summary *s, textlist *l)
@@ -241,6 +245,22 @@ static int put_head(const hs_summary *s, hs_sink *out)
 }
 
 /* The generation table, work balance and sparks. */
+/* The nonmoving collector's line under the generation table, as +RTS -s
+ * prints it: the oldest generation, its collections, then the syncs'
+ * elapsed total, the total over those collections, and the longest. */
+static int put_syncs(const hs_summary_stats *st, hs_sink *out)
+{
+    if (!st->has_nonmoving_syncs || !st->n_gens)
+        return HS_OK;
+    uint32_t n = st->major_gcs;
+    return hs_sink_printf(out, "  Gen %2" PRIu32 "     %5" PRIu32
+                          " syncs,                      %6.3fs     %3.4fs"
+                          "    %3.4fs\n", st->n_gens - 1, n,
+                          secs(st->nonmoving_sync_ns),
+                          n ? secs(st->nonmoving_sync_ns / n) : 0.0,
+                          secs(st->nonmoving_sync_max_ns));
+}
+
 static int put_collections(const hs_summary_stats *st, hs_sink *out)
 {
     if (st->has_gc) {
@@ -259,6 +279,7 @@ static int put_collections(const hs_summary_stats *st, hs_sink *out)
             else
                 TRY(hs_sink_printf(out, "      n/a        n/a        n/a\n"));
         }
+        TRY(put_syncs(st, out));
         TRY(hs_sink_printf(out, "\n"));
     }
     if (st->has_work_balance && st->work_balance > 0)
