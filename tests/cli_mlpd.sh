@@ -18,6 +18,8 @@ set -u
 
 MONO=$SAMPLES/mono
 UNRES="unresolved class (nil)"
+# mprof-report's other unnamed rows: "unresolved class 0x55..." for a
+# vtable described in the file whose class was not (a cut file)
 
 # mprof-report's heap shots as "SHOT<TAB>CLASS<TAB>BYTES<TAB>COUNT" lines,
 # and the shot lines themselves as "SHOT<TAB>=total<TAB>BYTES<TAB>COUNT<TAB>SECS".
@@ -62,10 +64,12 @@ hs_shots() {
 # Lines "KEY<TAB>BYTES<TAB>COUNT": what mprof-report named stays; the rest
 # of heapscope's lines (classes mprof-report did not name) are summed under
 # the key with the class replaced by "unresolved class (nil)", keyed by the
-# first field (a shot) or by nothing. Sorted; mprof's side is summed too.
+# first field (a shot) or by nothing. Sorted; mprof's side is summed too,
+# all its "unresolved class ..." rows as one.
 fold_unresolved() { # FILE-MPROF FILE-HS -> two files .m and .h
   awk -F'\t' -v u="$UNRES" -v out_m="$1.m" -v out_h="$2.h" '
-    FNR == NR { m[$1 "\t" $2] += $3; mc[$1 "\t" $2] += $4; named[$1 "\t" $2] = ($2 != u); next }
+    FILENAME == ARGV[1] { if ($2 ~ /^unresolved class /) $2 = u
+                m[$1 "\t" $2] += $3; mc[$1 "\t" $2] += $4; named[$1 "\t" $2] = ($2 != u); next }
     {
       k = $1 "\t" $2
       if (!(k in named) || !named[k]) k = $1 "\t" u
@@ -90,19 +94,44 @@ mprof_traces() {
     /^\t[0-9]+ bytes from:$/ { flush(); bytes = $1 + 0; frames = ""; next }
     /^\t\t/ { fr = $0; sub(/^\t\t/, "", fr); gsub(/;/, ":", fr)
               frames = frames fr ";"; next }
-    function flush() { if (bytes) printf "%s%s\t%d\n", frames, cls, bytes; bytes = 0 }
+    function flush() { if (cls ~ /^unresolved class /) cls = "unresolved class (nil)"
+                       if (bytes) printf "%s%s\t%d\n", frames, cls, bytes; bytes = 0 }
     END { flush() }' "$1"
 }
 
-# ---- every sample against mprof-report -------------------------------------
+# ---- every file against mprof-report ---------------------------------------
 
-for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
+# check_log LOG: every check of one .mlpd (plain or gzip) against the
+# mprof-report outputs beside it (BASE.report, BASE.stats, BASE.gc).
+check_log() {
+  local log=$1 name base report stats
   name=$(basename "$log")
   base=${log%.gz}; base=${base%.mlpd}
   report=$base.report stats=$base.stats
 
+  # A cut file: mprof-report drops the partial last buffer, heapscope reads
+  # its events up to the cut. heapscope's figures are compared on the file
+  # up to that buffer (hlog); the cut file's events must start with them.
+  local hlog=$log cutat
+  run info "$log"
+  cutat=$(sed -n -e 's/.*inside the [0-9]*-byte buffer at offset \([0-9]*\).*/\1/p' \
+                 -e 's/.*inside the buffer header at offset \([0-9]*\).*/\1/p' "$TMP/err")
+  if [ -n "$cutat" ]; then
+    expect_rc "$name: a cut file is read" 0
+    if [[ $log == *.gz ]]; then
+      gzip -dc <"$log" 2>/dev/null | head -c "$cutat" >"$TMP/whole.mlpd"
+    else
+      head -c "$cutat" "$log" >"$TMP/whole.mlpd"
+    fi
+    hlog=$TMP/whole.mlpd
+    "$BIN" events "$hlog" >"$TMP/ew" 2>/dev/null
+    "$BIN" events "$log" >"$TMP/ec" 2>/dev/null
+    check "$name: the cut file's events start with those of its whole buffers" \
+      cmp -s "$TMP/ew" <(head -n "$(wc -l <"$TMP/ew")" "$TMP/ec")
+  fi
+
   # events per type: mprof-report's TYPE names as event bytes
-  "$BIN" events --count "$log" >"$TMP/count" 2>"$TMP/err"
+  "$BIN" events --count "$hlog" >"$TMP/count" 2>"$TMP/err"
   check "$name: events --count exits 0" same "$?" 0
   awk '
     BEGIN {
@@ -136,7 +165,7 @@ for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
   # heap shots
   mprof_shots "$report" | sort >"$TMP/m-shots"
   if grep -q "=total" "$TMP/m-shots"; then
-    hs_shots "$log" | sort >"$TMP/h-shots"
+    hs_shots "$hlog" | sort >"$TMP/h-shots"
     grep "=total" "$TMP/m-shots" | cut -f1-4 >"$TMP/m-tot"
     grep "=total" "$TMP/h-shots" | cut -f1-4 >"$TMP/h-tot"
     check "$name: every shot's bytes and objects equal mprof-report's" \
@@ -151,14 +180,14 @@ for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
     check "$name: bytes and objects per class in every shot equal mprof-report's (late vtables as its unresolved class)" \
       cmp -s "$TMP/m-cls.m" "$TMP/h-cls.h"
   else
-    run csv "$log"
+    run csv "$hlog"
     expect_rc "$name: csv without heap shots" 4
   fi
 
   # allocations per class and per backtrace
   if grep -q "^Allocation summary" "$report"; then
-    "$BIN" folded --source alloc "$log" >"$TMP/fb"
-    "$BIN" folded --source alloc --weight count "$log" >"$TMP/fc"
+    "$BIN" folded --source alloc "$hlog" >"$TMP/fb"
+    "$BIN" folded --source alloc --weight count "$hlog" >"$TMP/fc"
     # per class: "-<TAB>CLASS<TAB>BYTES<TAB>COUNT"
     paste -d' ' "$TMP/fb" <(awk '{print $NF}' "$TMP/fc") | awk '
       { c = $0; sub(/ [0-9]+ [0-9]+$/, "", c); n = split(c, f, ";")
@@ -173,11 +202,11 @@ for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
       cmp -s "$TMP/m-alloc.m" "$TMP/h-alloc.h"
     # per backtrace: heapscope's lines whose class mprof-report did not name
     # carry that name instead, then both sides are summed per line
-    awk -F'\t' '{ print $2 }' "$TMP/m-alloc" | grep -vxF "$UNRES" >"$TMP/named"
+    awk -F'\t' '{ print $2 }' "$TMP/m-alloc" | grep -v "^unresolved class " >"$TMP/named"
     mprof_traces "$report" |
       awk -F'\t' '{ s[$1] += $2 } END { for (k in s) print k "\t" s[k] }' |
       sort >"$TMP/m-bt"
-    awk -v u="$UNRES" 'FNR == NR { named[$0] = 1; next }
+    awk -v u="$UNRES" 'FILENAME == ARGV[1] { named[$0] = 1; next }
       { w = $NF; l = $0; sub(/ [0-9]+$/, "", l); n = split(l, f, ";")
         if (!(f[n] in named)) { sub(/[^;]*$/, "", l); l = l u }
         s[l] += w }
@@ -188,30 +217,83 @@ for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
     check "$name: allocated bytes per backtrace equal mprof-report's --traces" \
       cmp -s "$TMP/m-bt" "$TMP/h-bt2"
   fi
-done
 
+  # the GC summary against mprof-report's; a file without GC events and
+  # allocations (calls, sample, exception only) has nothing to summarise
+  run summary --json "$hlog"
+  if ! grep -q "^Allocation summary" "$report" && ! grep -q "Gen[0-9] coll" "$base.gc" &&
+     grep -q "Max heap size: 0$" "$base.gc"; then
+    expect_rc "$name: summary --json without GC events or allocations" 4
+    expect_err_grep "$name: summary says what is missing" "no GC events in this file"
+  else
+    expect_rc "$name: summary --json" 0
+    # "Gen1 collections: 4, max time: 2501us, total time: 4099us": whole us
+    want=$(awk '/Max heap size:/ { printf "heap %s\n", $4 }
+                /Gen[0-9] collections:/ { g = substr($1, 4); gsub(/[^0-9]/, "", $3)
+                  gsub(/[^0-9]/, "", $6); gsub(/[^0-9]/, "", $9)
+                  printf "gen%s %s %s %s\n", g, $3, $6, $9 }' "$base.gc" | sort)
+    got=$(tr '{' '\n' <"$TMP/out" | awk -F'[:,}]' '
+            /"max_heap_bytes"/ { for (i = 1; i < NF; i++) if ($i == "\"max_heap_bytes\"") printf "heap %s\n", $(i + 1) }
+            /^"gen"/ { if ($4 > 0) printf "gen%s %s %d %d\n", $2, $4, $8 / 1000, $6 / 1000 }' | sort)
+    check "$name: collections, GC times and largest heap equal mprof-report's ($got)" \
+      same "$got" "$want"
+    run summary "$hlog"
+    expect_out_grep "$name: summary text" "^ +[0-9,]+ bytes maximum heap size"
+  fi
 
+  # heapscope names every class the file describes, wherever the
+  # description is; only a vtable or class described nowhere (in a cut or
+  # killed run) stays unnamed
+  "$BIN" folded --source alloc "$log" >"$TMP/f" 2>/dev/null
+  "$BIN" csv "$log" >>"$TMP/f" 2>/dev/null
+  "$BIN" events "$log" 2>/dev/null |
+    grep -o -e 'kind=vtable ptr=0x[0-9a-f]*' -e 'kind=class ptr=0x[0-9a-f]* image=0x[0-9a-f]* name' |
+    sed 's/ image=.*//' | sort -u >"$TMP/described"
+  grep -o -e 'undescribed vtable 0x[0-9a-f]*' -e 'unnamed class 0x[0-9a-f]*' "$TMP/f" |
+    sed -e 's/undescribed vtable /kind=vtable ptr=/' -e 's/unnamed class /kind=class ptr=/' |
+    sort -u >"$TMP/unnamed"
+  check "$name: every class described in the file is named ($(comm -12 "$TMP/described" "$TMP/unnamed" | head -3))" \
+    test -z "$(comm -12 "$TMP/described" "$TMP/unnamed")"
+  [ -z "$cutat" ] && grep -q -i "^complete: yes" <("$BIN" info "$log" 2>/dev/null) &&
+    [[ $name != *killed* ]] &&
+    check "$name: every class named" test ! -s "$TMP/unnamed"
 
-# ---- summary against mprof-report's GC summary ------------------------------
+  # every command reads it: exit 0, or 4 when the file lacks what was
+  # asked (no heap shot, no allocation), never a crash or a sanitizer report
+  local args c
+  for args in "report -d $TMP/page" "chart -o $TMP/c.svg" "chart --source alloc -o $TMP/a.svg" \
+              "hp -o $TMP/x.hp" "csv --by namespace" "csv --by assembly" \
+              "csv --source alloc" "folded" "info" "events"; do
+    rm -rf "$TMP/page"
+    # shellcheck disable=SC2086
+    run $args "$log"
+    c=$rc
+    [ "$c" -eq 4 ] && ! grep -q "no heap shot\|no allocation\|no ALLOC\|nothing" "$TMP/err" &&
+      grep -q . "$TMP/err" && c="4 ($(head -c 200 "$TMP/err"))"
+    check "$name: $args exits 0 or 4 ($c)" test "$rc" -eq 0 -o "$rc" -eq 4
+    check "$name: $args reports no crash" \
+      bash -c "! grep -q -e 'runtime error' -e 'Sanitizer' -e 'internal' '$TMP/err'"
+  done
+  # events prints one line per event and per buffer
+  check "$name: events prints one line per event" \
+    same "$(grep -vc ' BUFFER ' "$TMP/out")" \
+         "$("$BIN" events --count "$log" 2>/dev/null | awk '{ s += $3 } END { print s + 0 }')"
+}
+
+# HEAPSCOPE_MLPD_DIR: check the files of another directory (a sweep of
+# new runs, written as samples/mono/regen.sh writes them) and stop.
+if [ -n "${HEAPSCOPE_MLPD_DIR:-}" ]; then
+  for log in "$HEAPSCOPE_MLPD_DIR"/*.mlpd "$HEAPSCOPE_MLPD_DIR"/*.mlpd.gz; do
+    [ -e "$log" ] && check_log "$log"
+  done
+  finish
+  exit
+fi
 
 for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
-  name=$(basename "$log")
-  base=${log%.gz}; base=${base%.mlpd}
-  run summary --json "$log"
-  expect_rc "$name: summary --json" 0
-  # "Gen1 collections: 4, max time: 2501us, total time: 4099us": whole us
-  want=$(awk '/Max heap size:/ { printf "heap %s\n", $4 }
-              /Gen[0-9] collections:/ { g = substr($1, 4); gsub(/[^0-9]/, "", $3)
-                gsub(/[^0-9]/, "", $6); gsub(/[^0-9]/, "", $9)
-                printf "gen%s %s %s %s\n", g, $3, $6, $9 }' "$base.gc" | sort)
-  got=$(tr '{' '\n' <"$TMP/out" | awk -F'[:,}]' '
-          /"max_heap_bytes"/ { for (i = 1; i < NF; i++) if ($i == "\"max_heap_bytes\"") printf "heap %s\n", $(i + 1) }
-          /^"gen"/ { if ($4 > 0) printf "gen%s %s %d %d\n", $2, $4, $8 / 1000, $6 / 1000 }' | sort)
-  check "$name: collections, GC times and largest heap equal mprof-report's ($got)" \
-    same "$got" "$want"
-  run summary "$log"
-  expect_out_grep "$name: summary text" "^ +[0-9,]+ bytes maximum heap size"
+  check_log "$log"
 done
+
 run summary --between a b "$MONO/leak-ondemand.mlpd"
 expect_rc "summary --between on an .mlpd" 2
 run summary "$MONO/sites-alloc-zip.mlpd.gz"
@@ -221,15 +303,6 @@ expect_rc "summary of a piped gzip .mlpd" 0
 check "a piped .mlpd has the file's summary" same "$out" "$from_file"
 expect_out_grep "the summary counts allocations" "^ +[0-9,]+ bytes allocated in the heap [(][0-9,]+ objects[)]$"
 
-# heapscope names every object and allocation; mprof-report could not name
-# those of the late vtables of the threaded sample
-for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
-  name=$(basename "$log")
-  "$BIN" folded --source alloc "$log" >"$TMP/f" 2>/dev/null
-  "$BIN" csv "$log" >>"$TMP/f" 2>/dev/null
-  check "$name: every class named" \
-    bash -c "! grep -q -e 'undescribed vtable' -e 'unnamed class' '$TMP/f'"
-done
 run info "$MONO/threads-alloc-heapshot.mlpd"
 expect_rc "info of an .mlpd" 0
 expect_out_grep "info names the format" "^format: Mono log profiler [(][.]mlpd[)]$"

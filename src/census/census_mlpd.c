@@ -100,7 +100,18 @@ struct loader {
     size_t nstops;
     uint64_t *key;           /* site key scratch */
     size_t cap_key;
+    /* Per thread, the stack of methods entered and not yet left, from
+     * METHOD_ENTER/LEAVE events (the profiler's `calls` mode, whose
+     * allocations carry no backtrace). */
+    ptr_map threads;
+    struct calls { uint64_t *m; size_t n, cap; } *calls;
+    size_t cap_calls;
 };
+
+/* The deepest allocation site kept from an emulated stack: the innermost
+ * frames, as many as the profiler's own backtraces hold at most
+ * (maxframes=32), so a deep recursion cannot make every site huge. */
+#define MAX_CALL_FRAMES 32
 
 static uint64_t rel(const struct loader *l, uint64_t t)
 {
@@ -205,6 +216,35 @@ static int on_jit(struct loader *l, const hs_mlpd_event *ev)
     return st;
 }
 
+/* The method stack of a thread, NULL when out of memory. */
+static struct calls *calls_of(struct loader *l, uint64_t thread)
+{
+    uint32_t i;
+    bool added;
+    if (lookup(l, &l->threads, thread, (void **)&l->calls, &l->cap_calls,
+               sizeof *l->calls, &i, &added))
+        return NULL;
+    return &l->calls[i];
+}
+
+/* ENTER pushes; LEAVE and EXC_LEAVE pop when their method is on top, and
+ * are ignored otherwise, as mprof-report does ("unmatched leave": a
+ * method entered before the thread's first buffer, or a lost event). */
+static int on_call(struct loader *l, const hs_mlpd_event *ev)
+{
+    struct calls *s = calls_of(l, ev->thread);
+    if (!s)
+        return HS_ERR_NOMEM;
+    if (ev->kind == HS_MLPD_METHOD_ENTER) {
+        if (!hs_grow(l->a, (void **)&s->m, &s->cap, s->n + 1, sizeof *s->m))
+            return HS_ERR_NOMEM;
+        s->m[s->n++] = ev->u.method.method;
+    } else if (s->n && s->m[s->n - 1] == ev->u.method.method) {
+        s->n--;
+    }
+    return HS_OK;
+}
+
 static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
 {
     struct hs_census_mlpd *m = l->m;
@@ -215,13 +255,23 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
         return HS_ERR_NOMEM;
     m->stats.alloc_bytes += size;
     m->stats.alloc_count++;
-    if (!hs_grow(l->a, (void **)&l->key, &l->cap_key, ev->nframes + 1,
+    /* Without a backtrace in the event, the thread's emulated stack (in
+     * `calls` mode; empty otherwise) is the allocation's call chain. */
+    const uint64_t *frames = ev->frames;
+    size_t nframes = ev->nframes;
+    if (!ev->has_bt && l->threads.tab.count) {
+        uint32_t ti = hs__ptr_map_find(&l->threads, ev->thread);
+        const struct calls *s = ti == UINT32_MAX ? NULL : &l->calls[ti];
+        nframes = s ? (s->n < MAX_CALL_FRAMES ? s->n : MAX_CALL_FRAMES) : 0;
+        frames = nframes ? s->m + s->n - nframes : NULL;
+    }
+    if (!hs_grow(l->a, (void **)&l->key, &l->cap_key, nframes + 1,
                  sizeof *l->key))
         return HS_ERR_NOMEM;
     l->key[0] = vt;
-    if (ev->nframes)
-        memcpy(l->key + 1, ev->frames, ev->nframes * sizeof *l->key);
-    if (!hs_intern_put(&m->sites, l->key, (ev->nframes + 1) * sizeof *l->key,
+    if (nframes)
+        memcpy(l->key + 1, frames, nframes * sizeof *l->key);
+    if (!hs_intern_put(&m->sites, l->key, (nframes + 1) * sizeof *l->key,
                        &si, &added))
         return HS_ERR_NOMEM;
     if (added) {
@@ -380,6 +430,9 @@ static int on_event(struct loader *l, const hs_mlpd_event *ev)
     case HS_MLPD_METADATA: return on_metadata(l, ev);
     case HS_MLPD_METHOD_JIT: return on_jit(l, ev);
     case HS_MLPD_ALLOC: return on_alloc(l, ev);
+    case HS_MLPD_METHOD_ENTER: case HS_MLPD_METHOD_LEAVE:
+    case HS_MLPD_METHOD_EXC_LEAVE:
+        return on_call(l, ev);
     case HS_MLPD_HEAP_START: return open_shot(l, ev->time);
     case HS_MLPD_HEAP_END: close_shot(l); return HS_OK;
     case HS_MLPD_HEAP_OBJECT: return on_heap_object(l, ev);
@@ -514,8 +567,13 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
         set_err(err, HS_ERR_NOMEM, "out of memory");
         return HS_ERR_NOMEM;
     }
+    hs_intern_init(&l.threads.tab, l.a);
     int st = read_all(&l, r, in, pre, npre, err);
     hs_free(l.a, l.key);
+    for (size_t i = 0; i < l.threads.tab.count; i++)
+        hs_free(l.a, l.calls[i].m);
+    hs_free(l.a, l.calls);
+    hs_intern_free(&l.threads.tab);
     if (st < 0) {
         hs_mlpd_reader_free(r);
         return st;

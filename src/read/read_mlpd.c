@@ -552,8 +552,9 @@ int hs_mlpd_reader_finish(hs_mlpd_reader *r)
                          (unsigned long long)r->pay_len,
                          (unsigned long long)(r->pay_off - BUFFER_HEADER));
     if (r->stage_len)
-        return truncated(r, "the file is cut at offset %llu, inside a "
-                         "buffer header", at);
+        return truncated(r, "the file is cut at offset %llu, inside the "
+                         "buffer header at offset %llu", at,
+                         (unsigned long long)r->item_off);
     if (r->gzip && !r->z_end)
         return truncated(r, "the gzip stream ends without its trailer "
                          "after %llu uncompressed bytes", at);

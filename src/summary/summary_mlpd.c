@@ -22,10 +22,12 @@ static const char *commas(char *buf, size_t n, uint64_t v)
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
+/* Something to summarise: GC events, heap shots or allocations (`alloc`
+ * or `gcalloc` without `gc` records allocations and no collection). */
 static bool has_gc(const hs_mlpd_gc_stats *s)
 {
     return s->collections[0] || s->collections[1] || s->pauses ||
-           s->max_heap_bytes || s->heap_shots;
+           s->max_heap_bytes || s->heap_shots || s->alloc_count;
 }
 
 int hs_mlpd_summary_text(const hs_census *c, hs_sink *out)
