@@ -352,13 +352,38 @@ static void test_reader(void)
     CU_ASSERT_EQUAL(hs_census_sample_total(c, 0), 7);
     hs_census_free(c);
 
-    /* cut inside a sample: kept, with a warning */
+    /* cut inside a sample: it holds part of a census and is left out,
+     * with a warning naming it, as in a cut eventlog */
     c = load_text("JOB \"x\"\nBEGIN_SAMPLE 0.1\nA\t5\n", &st, &err);
     CU_ASSERT_EQUAL(st, HS_TRUNCATED);
     CU_ASSERT_EQUAL(err.code, HS_TRUNCATED);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "line 2"));
-    CU_ASSERT_EQUAL(hs_census_sample_count(c), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "was cut and is left out"));
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 0);
     CU_ASSERT_FALSE(hs_census_get_info(c)->complete);
+    hs_census_free(c);
+
+    /* cut in the middle of a line, inside a sample or between samples:
+     * the whole samples before it stay, and the file is read (the runtime
+     * ends every line; a fragment that does not parse is the cut's) */
+    static const char *const cuts[] = {
+        "BEGIN_SAMPLE 0.1\nA\t5\nEND_SAMPLE 0.1\nBEGIN_SAMPLE 0.2\nA\t7\nB",
+        "BEGIN_SAMPLE 0.1\nA\t5\nEND_SAMPLE 0.1\nBEGIN_SAMPLE 0.2\nA\t7\nB\t1",
+        "BEGIN_SAMPLE 0.1\nA\t5\nEND_SAMPLE 0.1\nBEGIN_SAM",
+        "BEGIN_SAMPLE 0.1\nA\t5\nEND_SAMPLE 0.1\nEND_SAM",
+    };
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        c = load_text(cuts[i], &st, &err);
+        CU_ASSERT_EQUAL(st, HS_TRUNCATED);
+        CU_ASSERT_EQUAL(hs_census_sample_count(c), 1);
+        CU_ASSERT_EQUAL(hs_census_sample_total(c, 0), 5);
+        CU_ASSERT_EQUAL(err.line, i < 2 ? 6 : 4);
+        hs_census_free(c);
+    }
+    /* a whole last line without its line break is no cut */
+    c = load_text("BEGIN_SAMPLE 0.1\nA\t5\nEND_SAMPLE 0.1", &st, &err);
+    CU_ASSERT_EQUAL(st, HS_OK);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 1);
     hs_census_free(c);
 }
 

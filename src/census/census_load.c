@@ -199,12 +199,17 @@ static int hp_finish(hs_census *c, hs_hp_parser *p, hs_error *err)
             st = hs__census_nomem(c);
     }
     int bs = st < 0 ? st : hs__census_build_run(c, &run);
+    /* The runtime ends every sample with END_SAMPLE, so one left open by
+     * a cut holds part of a census: it is left out, as in an eventlog. */
+    c->seen_sample_end = true;
     if (!bs)
         bs = hs_census_finish(c, st != HS_TRUNCATED);
     if (bs) {
         set_err(err, bs, "out of memory while building the census", 0);
         return bs;
     }
+    if (st == HS_TRUNCATED && err)
+        hs__census_fold_cut(c, err);
     return st;
 }
 

@@ -492,11 +492,26 @@ int hs__hp_parser_finish(hs_hp_parser *p, hs_hp_facts *facts, hs_error *err)
     memset(facts, 0, sizeof *facts);
     if (p->error)
         return p->error;
+    /* The runtime ends every line: a last line without its line break is
+     * where a cut file stops. One that does not parse is the cut's
+     * fragment (a band name without its count, half a keyword) and is
+     * left out, with a warning, instead of failing the whole file. */
+    bool cut_line = false;
+    uint64_t cut_lineno = p->lineno;
     if (p->line_len) {
-        int st = parse_line(p, p->line, p->line_len, err);
+        hs_error line_err;
+        int st = parse_line(p, p->line, p->line_len, &line_err);
         p->line_len = 0;
-        if (st)
+        /* ... unless nothing came before it: then it is all the input
+         * has, and what is wrong with it is the answer */
+        if (st == HS_ERR_PARSE && (p->job || p->nsamples)) {
+            p->error = 0;
+            cut_line = true;
+        } else if (st) {
+            if (err)
+                *err = line_err;
             return st;
+        }
     }
     bool truncated = p->in_sample;
     /* The last empty sample is the runtime's closing one, unless it is
@@ -519,10 +534,18 @@ int hs__hp_parser_finish(hs_hp_parser *p, hs_hp_facts *facts, hs_error *err)
     facts->date = p->date;
     facts->breakdown = p->job ? breakdown_from_job(p->job) : 0;
     facts->end_ns = p->last_end;
-    if (truncated) {
-        fail(p, err, HS_TRUNCATED,
-             "the file ends inside the sample begun at line %llu; it is "
-             "kept as it is", (unsigned long long)p->sample_line);
+    if (truncated || cut_line) {
+        char frag[64] = "";
+        if (cut_line)
+            snprintf(frag, sizeof frag, " (line %llu is cut short)",
+                     (unsigned long long)cut_lineno);
+        if (truncated)
+            fail(p, err, HS_TRUNCATED,
+                 "the file ends inside the sample begun at line %llu%s",
+                 (unsigned long long)p->sample_line, frag);
+        else
+            fail(p, err, HS_TRUNCATED, "the file ends in the middle of a "
+                 "line, which is left out%s", frag);
         p->error = 0;
         return HS_TRUNCATED;
     }

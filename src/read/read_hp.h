@@ -56,9 +56,10 @@ int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
 
 /*
  * Ends the input and fills *facts. HS_OK; HS_TRUNCATED when the file ends
- * inside a sample (the sample was reported without its end; *err holds
- * the warning); or an error as for feed (a file with no heap-profile line
- * at all is HS_ERR_PARSE).
+ * inside a sample (the sample was reported without its end, for the caller
+ * to leave out) or in the middle of a line that does not parse (left out);
+ * *err holds the warning. Or an error as for feed (a file with no
+ * heap-profile line at all is HS_ERR_PARSE).
  */
 int hs__hp_parser_finish(hs_hp_parser *p, hs_hp_facts *facts, hs_error *err);
 
