@@ -1085,6 +1085,38 @@ static void test_nonmoving_census_layouts(void)
     }
 }
 
+/* Mercury's runtime numbers its own events among GHC's: 39 is a variable
+ * id->string mapping there, GHC's SPARK_STEAL (fixed, u16) here; 40 is
+ * fixed and empty in both (SPARK_FIZZLE to ghc-events). A tag declared
+ * variable where GHC's is fixed stays raw, and frames by its length. */
+static void test_foreign_layouts(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    evw_declare(&w, 39, EVW_VAR, "Register an id->string mapping");
+    evw_declare(&w, 40, 0, "About to call main/2");
+    evw_declare(&w, HS_EV_USER_MSG, 6, "A fixed user message");
+    evw_header_end(&w);
+    size_t s = evw_event(&w, 39, 1, 1);
+    evw_cstr(&w, "main");
+    evw_u32(&w, 7);
+    evw_event_end(&w, s);
+    evw_event(&w, 40, 2, 0);
+    evw_event(&w, HS_EV_USER_MSG, 3, 0);
+    evw_bytes(&w, "abcdef", 6);
+    evw_data_end(&w);
+    flat e[4];
+    size_t n = decode_flat(&w, e, 4);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_FALSE(e[0].known);
+    CU_ASSERT_EQUAL(e[0].payload_len, 9);
+    CU_ASSERT_TRUE(e[1].known);
+    CU_ASSERT_FALSE(e[2].known);
+    CU_ASSERT_EQUAL(e[2].time, 3);
+    evw_free(&w);
+}
+
 static void test_block_markers(void)
 {
     evw w;
@@ -1360,6 +1392,7 @@ int main(void)
         {"GHC 6.12: empty STARTUP, 64-bit thread ids", test_ghc612_layout},
         {"GHC 9.10: IPE declared one byte long", test_ipe_declared_one_long},
         {"nonmoving census, both layouts", test_nonmoving_census_layouts},
+        {"another runtime's layout under a GHC tag", test_foreign_layouts},
         {"block markers", test_block_markers},
         {"truncated logs", test_truncated_logs},
         {"decoded fields", test_decoded_fields},

@@ -168,6 +168,14 @@ int hs__reader_decode(hs_reader *r, hs_event *ev)
     const hs_event_desc *d = &hs__event_table[ev->tag];
     if (!d->name || d->min < 0 || ev->payload_len < (size_t)d->min)
         return HS_OK; /* unlisted, raw by choice, or an older layout */
+    /* A tag the header declares variable where GHC's is fixed, or the
+     * reverse, is another runtime's event under the same number (Mercury's
+     * 39 is a variable string mapping, GHC's SPARK_STEAL a fixed u16):
+     * left raw, as ghc-events leaves it unknown. */
+    bool declared_var = (r->type_info[ev->tag] & TI_SIZE) == VARIABLE_SIZE + 1;
+    if (d->size != HS_EVSIZE_UNKNOWN &&
+        declared_var != (d->size == HS_EVSIZE_VAR))
+        return HS_OK;
     ev->known = true;
     struct cursor c = {ev->payload, ev->payload + ev->payload_len};
     for (unsigned i = 0; i < d->nfields; i++) {
