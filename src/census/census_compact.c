@@ -26,8 +26,8 @@ void hs__census_live_fold_cut(hs_census *c, hs_error *err)
  * Merges samples [a, b) in groups of g (the last group may be smaller)
  * into buckets written from index a on, then moves the samples after b
  * and their entries down behind them. The samples' entries are contiguous
- * and in sample order (they are between samples, none open, unsorted
- * censuses are never compacted).
+ * and in the order the samples arrived (between samples, none open),
+ * which is their time order unless the stream went back in time.
  */
 static void merge_groups(hs_census *c, size_t a, size_t b, size_t g)
 {
@@ -83,7 +83,8 @@ static void merge_line(hs_census *c, int line, size_t buckets)
 {
     hs_census_point *p = c->lines[line];
     size_t n = c->nlines[line], i = 0, w = 0;
-    if (c->lines_unsorted[line] || !buckets)
+    /* bucket times out of order would leave the line out of order */
+    if (c->lines_unsorted[line] || c->samples_unsorted || !buckets)
         return;
     uint64_t until = buckets < c->nsamples ? c->samples[buckets].time
                                            : UINT64_MAX;
@@ -106,8 +107,11 @@ int hs__census_compact(hs_census *c, hs_census_compaction *st,
                        size_t max_samples, size_t keep_recent)
 {
     size_t n = c->nsamples;
-    if (c->error || c->finished || c->open || c->samples_unsorted ||
-        !max_samples || keep_recent >= max_samples || n <= keep_recent)
+    /* Samples out of time order (a corrupt stream) are merged in the
+     * order they came, hs_census_finish() sorts the buckets: refusing
+     * them let such a census grow without bound. */
+    if (c->error || c->finished || c->open || !max_samples ||
+        keep_recent >= max_samples || n <= keep_recent)
         return HS_OK;
     if (!st->width)
         st->width = 1;

@@ -27,10 +27,11 @@ typedef struct hs_census_compaction {
  * (max_samples - keep_recent) / 2 neighbours merge into buckets twice as
  * wide. So after a call the census holds at most max_samples samples,
  * the run's whole span at one even resolution plus the recent past at
- * full. Heap-line points are merged
- * with the samples of their time. Call only between samples (none open),
- * on an unfinished census whose samples arrived in time order; otherwise
- * it does nothing. Returns HS_OK.
+ * full. Heap-line points are merged with the samples of their time. A
+ * census whose samples went back in time (a corrupt stream) is merged in
+ * the order its samples came, its heap lines left whole. Call only
+ * between samples (none open), on an unfinished census; otherwise it
+ * does nothing. Returns HS_OK.
  */
 int hs__census_compact(hs_census *c, hs_census_compaction *st,
                        size_t max_samples, size_t keep_recent);
