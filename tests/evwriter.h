@@ -79,8 +79,9 @@ void evw_sample_string(evw *w, uint64_t t, uint64_t bytes, const char *label);
 void evw_ipe(evw *w, uint64_t t, uint64_t addr, const char *name,
              const char *closure, const char *type, const char *label,
              const char *module, const char *srcloc);
-/* An IPE event as GHC 9.10's postIPE writes it: its declared length one
- * byte more than the fields it holds (see read_eventlog.c). */
+/* An IPE event as the postIPE that builds "file:span" writes it (GHC 9.10
+ * era): its declared length one byte more than its fields (see
+ * read_eventlog.c). */
 void evw_ipe_ghc910(evw *w, uint64_t t, uint64_t addr, const char *name,
                     const char *closure, const char *type, const char *label,
                     const char *module, const char *srcloc);

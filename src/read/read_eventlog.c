@@ -142,9 +142,9 @@ int hs_reader_feed(hs_reader *r, const void *data, size_t len)
 
 /*
  * An IPE event whose declared length is one byte more than its seven
- * fields. GHC's postIPE (9.10 on, where the source location became
- * "file:span") counts a byte for the NUL after src_file and another for the
- * colon that replaces it, then writes one byte less than it declared: the
+ * fields. GHC's postIPE, in the versions that build the source location as
+ * "file:span" (rts/eventlog/EventLog.c, `extra_comma`), counts a byte for
+ * the NUL after src_file and another for the colon that replaces it, then writes one byte less than it declared: the
  * declared payload ends with the next event's first byte, the high byte of
  * its tag (0x00; 0xff for the data-end marker). ghc-events reads the fields
  * and never notices; framing by the declared length would take that byte
