@@ -166,6 +166,23 @@ else
     echo "note: no time-profile log found; no-heap check skipped"
 fi
 
+# A heap profile whose first census never came (the run was shorter than
+# -i), a log cut before its first census, an .mlpd without heap shots:
+# each says why, not how to record a heap profile.
+"$GEN_LIVE" 0 10 100 >"$TMP/nocensus.eventlog"
+run chart "$TMP/nocensus.eventlog" -o "$TMP/refuse/n.svg"
+check "heap profile without census: exit 4" same "$rc" 4
+expect_err_line "heap profile without census: says why" \
+    "heapscope: $TMP/nocensus.eventlog: the heap profile (-hT, every 0.1 s) holds no census: the run ended before the first one (record with a smaller +RTS -i)"
+head -c 3000 "$SAMPLES/leak-hc.eventlog" >"$TMP/cut.eventlog"
+run chart "$TMP/cut.eventlog" -o "$TMP/refuse/c.svg"
+check "cut before the first census: exit 4" same "$rc" 4
+check "cut before the first census: says so" has "$err" "no heap samples before the cut"
+run chart "$SAMPLES/mono/sites-alloc.mlpd" -o "$TMP/refuse/m.svg"
+check ".mlpd without heap shots: exit 4" same "$rc" 4
+check ".mlpd without heap shots: says what to do" has "$err" "no heap shots (run mono with --profile=log:heapshot; for allocations give --source alloc)"
+check "no census: no file" empty_dir "$TMP/refuse"
+
 # ---- report -----------------------------------------------------------------
 run report "$hp" -d "$TMP/rep"
 check "report: exit 0 ($err)" same "$rc" 0

@@ -153,6 +153,12 @@ bool cli_parse_sort(const char *cmd, const char *v, hs_chart_sort *out);
  */
 int cli_load_census(const char *path, unsigned name_limit, hs_census **out);
 
+/* Why a loaded census has no heap samples, as a sentence for the user:
+ * a log cut before its first census, a heap profile whose first census
+ * never came, a Mono file without heap shots, or no heap profile at all.
+ * Static text or buf (n bytes). */
+const char *cli_no_samples_reason(const hs_census *c, char *buf, size_t n);
+
 /* The end of a load with status st and error record err: the error
  * reported (c freed), or the warnings and truncation printed and *out set
  * to c. Returns the exit code. */

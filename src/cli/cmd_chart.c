@@ -174,8 +174,8 @@ static int draw(const char *in, chart_args *a)
         return st;
     const char *shown = cli_input_name(in);
     if (!hs_census_sample_count(c)) {
-        cli_errorf("%s: no heap samples (run the program with +RTS -h -l, "
-                   "or give its .hp file)", shown);
+        char why[160];
+        cli_errorf("%s: %s", shown, cli_no_samples_reason(c, why, sizeof why));
         hs_census_free(c);
         return EXIT_NO_DATA;
     }

@@ -139,13 +139,15 @@ static bool top_allocator(const hs_census *c, size_t *top, double *share)
 }
 
 /* The summary line of a log without heap samples or time profile: its GC. */
-static void print_gc_summary(const hs_summary_stats *gs, const char *name)
+static void print_gc_summary(const hs_census *c, const hs_summary_stats *gs,
+                             const char *name)
 {
     uint64_t colls = 0;
     for (uint32_t g = 0; g < gs->n_gens; g++)
         colls += gs->gens[g].collections;
-    printf("%s: no heap profile; %" PRIu64 " collection%s", name, colls,
-           colls == 1 ? "" : "s");
+    printf("%s: %s; %" PRIu64 " collection%s", name,
+           hs_census_get_info(c)->breakdown ? "no heap census" : "no heap profile",
+           colls, colls == 1 ? "" : "s");
     char b[32];
     if (gs->has_live) {
         human_bytes(b, sizeof b, (double)gs->max_live_bytes);
@@ -176,7 +178,7 @@ static void print_summary(const hs_census *c, const char *name,
         return;
     }
     if (!n && !hs_census_tprof_count(c) && gs) {
-        print_gc_summary(gs, name);
+        print_gc_summary(c, gs, name);
         return;
     }
     if (!n) {

@@ -131,6 +131,26 @@ static int render_census(hs_sink *out, const void *arg)
     return job->fn(job->c, out, job->arg);
 }
 
+const char *cli_no_samples_reason(const hs_census *c, char *buf, size_t n)
+{
+    const hs_census_info *in = hs_census_get_info(c);
+    if (hs_census_mlpd_stats(c))
+        return "no heap shots (run mono with --profile=log:heapshot; for "
+               "allocations give --source alloc)";
+    if (in->source == HS_SOURCE_EVENTLOG && !in->complete)
+        return "no heap samples before the cut (the log is truncated, see "
+               "the warning above)";
+    if (in->breakdown) {
+        snprintf(buf, n, "the heap profile (-%s, every %.3g s) holds no "
+                 "census: the run ended before the first one (record with a "
+                 "smaller +RTS -i)", hs_breakdown_flag(in->breakdown),
+                 in->sample_period_ns / 1e9);
+        return buf;
+    }
+    return "no heap samples (run the program with +RTS -h -l, or give its "
+           ".hp file)";
+}
+
 int cli_write_output(const char *cmd, const hs_census *c, const char *output,
                      cli_render_fn fn, const void *arg, const char *input,
                      const char *no_data)
