@@ -142,6 +142,14 @@ if [ -d "$CORPUS" ]; then
 EOF
   diff "$TMP/want" "$TMP/out" >"$TMP/diff" || fail "events --count hello-8.2.2: $(head -5 "$TMP/diff")"
 
+  # An event GHC does not define (Eden's, in parallelTest) is UNKNOWN with
+  # the description the log's header gives it, not a name of GHC's.
+  run events "$CORPUS/parallelTest.eventlog"
+  expect_rc "events of a log with Eden events" 0
+  checks=$((checks + 1))
+  grep -qx '1020647784 0 UNKNOWN tag=68 desc="Receiving message" size=23 payload=5500000000000000000001000000010000000000000013' "$TMP/out" ||
+    fail "events: an Eden event is UNKNOWN with its declared description"
+
   # Any byte of a string is visible: UTF-8 as is.
   run events "$CORPUS/unicode.eventlog"
   expect_out_line "events unicode" '3851573 0 USER_MSG text="こんにちは"'

@@ -157,7 +157,13 @@ static void print_field(FILE *out, const hs_event *ev, const hs_field_desc *f)
     }
 }
 
-static void print_event(FILE *out, const hs_event *ev)
+/*
+ * One event on a line. An event the reader left undecoded (a tag GHC does
+ * not define, or one this log declares with another layout than GHC's,
+ * as Mercury's runtime does) is not shown under GHC's name: it is UNKNOWN
+ * with the description the log's header gives it and its raw payload.
+ */
+static void print_event(FILE *out, const hs_reader *r, const hs_event *ev)
 {
     const hs_event_desc *d = hs_event_get_desc(ev->tag);
     fprintf(out, "%llu ", (unsigned long long)ev->time);
@@ -165,21 +171,29 @@ static void print_event(FILE *out, const hs_event *ev)
         fputs("- ", out);
     else
         fprintf(out, "%d ", ev->cap);
-    if (d)
+    if (d && ev->known) {
         fputs(d->name, out);
-    else
-        fprintf(out, "UNKNOWN tag=%u", ev->tag);
-    if (!ev->known)
-        put_raw(out, ev);
-    else
         for (unsigned i = 0; i < d->nfields; i++)
             print_field(out, ev, &d->fields[i]);
+    } else {
+        hs_str desc = {NULL, 0};
+        fprintf(out, "UNKNOWN tag=%u", ev->tag);
+        if (hs_reader_event_type(r, ev->tag, NULL, &desc) && desc.len)
+            put_field(out, "desc", desc);
+        put_raw(out, ev);
+    }
     putc('\n', out);
 }
 
+typedef struct printer {
+    FILE *out;
+    const hs_reader *r;
+} printer;
+
 static int on_print(void *user, const hs_event *ev)
 {
-    print_event(user, ev);
+    const printer *p = user;
+    print_event(p->out, p->r, ev);
     return 0;
 }
 
@@ -249,7 +263,8 @@ int cmd_events(int argc, char **argv)
                    (unsigned long long)counts[t]);
         }
     } else {
-        st = hs_read_fd(r, fd, on_print, stdout);
+        printer pr = {stdout, r};
+        st = hs_read_fd(r, fd, on_print, &pr);
     }
     if (fd > 0)
         close(fd);
