@@ -529,6 +529,117 @@ static void test_cut_in_buffer_header(void)
     free(data);
 }
 
+/* A tiny .mlpd writer for constructed files. */
+struct wr { uint8_t b[512]; size_t n; };
+
+static void w_bytes(struct wr *w, const void *p, size_t n)
+{
+    memcpy(w->b + w->n, p, n);
+    w->n += n;
+}
+
+static void w_u(struct wr *w, uint64_t v, unsigned size)
+{
+    for (unsigned i = 0; i < size; i++)
+        w->b[w->n++] = (uint8_t)(v >> (8 * i));
+}
+
+static void w_uleb(struct wr *w, uint64_t v)
+{
+    do {
+        uint8_t b = v & 0x7f;
+        v >>= 7;
+        w->b[w->n++] = b | (v ? 0x80 : 0);
+    } while (v);
+}
+
+static void w_sleb(struct wr *w, int64_t v)
+{
+    for (;;) {
+        uint8_t b = v & 0x7f;
+        v >>= 7;
+        bool done = (v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40));
+        w->b[w->n++] = b | (done ? 0 : 0x80);
+        if (done)
+            return;
+    }
+}
+
+static void w_header(struct wr *w, uint8_t ptr_size)
+{
+    w_u(w, 0x4D505A01u, 4);
+    const uint8_t v[4] = {3, 0, 17, ptr_size};
+    w_bytes(w, v, 4);
+    w_u(w, 1700000000000ull, 8);
+    w_u(w, 1000, 8);
+    w_u(w, 20, 4);
+    w_u(w, 0, 4);
+    w_u(w, 42, 4);
+    w_u(w, 0, 2);
+    static const char *const strs[] = {"log:alloc", "x86", "linux"};
+    for (int i = 0; i < 3; i++) {
+        w_u(w, strlen(strs[i]) + 1, 4);
+        w_bytes(w, strs[i], strlen(strs[i]) + 1);
+    }
+}
+
+/* A buffer of thread 7 holding p[0 .. n). */
+static void w_buffer(struct wr *w, uint64_t ptr_base, const uint8_t *p,
+                     size_t n)
+{
+    w_u(w, 0x4D504C01u, 4);
+    w_u(w, n, 4);
+    w_u(w, 1000, 8);
+    w_u(w, ptr_base, 8);
+    w_u(w, 0x1000, 8);
+    w_u(w, 7, 8);
+    w_u(w, 0, 8);
+    w_bytes(w, p, n);
+}
+
+/* A 32-bit profiler writes pointer differences as 32-bit unsigned values
+ * zero-extended: vtable 0x10 against a buffer whose pointers start at
+ * 0x80000010 is +0x80000000. Its name comes from the other buffer. */
+static void test_32bit_pointers(void)
+{
+    struct wr meta = {0}, use = {0}, file = {0};
+    /* class 0x20 named Thing in image 0x30, vtable 0x10 of it */
+    w_bytes(&meta, "\x22\x00\x01", 3);
+    w_sleb(&meta, 0x20 - 0x10);
+    w_sleb(&meta, 0x30 - 0x10);
+    w_bytes(&meta, "Thing", 6);
+    w_bytes(&meta, "\x22\x00\x07", 3);
+    w_sleb(&meta, 0);
+    w_sleb(&meta, 0x40 - 0x10);
+    w_sleb(&meta, 0x20 - 0x10);
+    /* an image at 0x80000010 first, then an allocation of vtable 0x10 */
+    w_bytes(&use, "\x22\x00\x02", 3);
+    w_sleb(&use, 0);
+    w_bytes(&use, "a.dll\0", 7);
+    w_bytes(&use, "\x00\x00", 2);
+    w_sleb(&use, (int64_t)(uint32_t)(0x10u - 0x80000010u));
+    w_sleb(&use, 0);
+    w_uleb(&use, 24);
+    w_header(&file, 4);
+    w_buffer(&file, 0x80000010u, use.b, use.n);
+    w_buffer(&file, 0x10, meta.b, meta.n);
+    FILE *f = tmpfile();
+    CU_ASSERT_FATAL(f != NULL);
+    fwrite(file.b, 1, file.n, f);
+    fflush(f);
+    rewind(f);
+    hs_census *c = hs_census_new();
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_census_load_fd(c, fileno(f), &err), HS_OK);
+    fclose(f);
+    CU_ASSERT_EQUAL(hs_census_alloc_site_count(c), 1);
+    uint64_t bytes = 0;
+    const char *cls = hs_census_alloc_site(c, 0, NULL, NULL, &bytes, NULL);
+    CU_ASSERT_STRING_EQUAL(cls ? cls : "", "Thing");
+    CU_ASSERT_EQUAL(bytes, 24);
+    hs_census_free(c);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -545,6 +656,7 @@ int main(void)
         {"a summary of allocations without GC events",
          test_summary_of_allocations_only},
         {"a cut inside a buffer header names it", test_cut_in_buffer_header},
+        {"32-bit files: pointer differences modulo 2^32", test_32bit_pointers},
         {NULL, NULL},
     };
     return tu_main("mlpd", NULL, NULL, tests);

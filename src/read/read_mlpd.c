@@ -61,6 +61,7 @@ hs_mlpd_reader *hs_mlpd_reader_new_with(const hs_allocator *alloc)
         return NULL;
     r->alloc = hs_alloc_copy(&r->alloc_store, alloc);
     r->dec.alloc = r->alloc;
+    r->dec.mask = UINT64_MAX;
     r->state = ST_START;
     return r;
 }
@@ -279,6 +280,7 @@ static int header_fixed(hs_mlpd_reader *r, const uint8_t *p)
     if (h->ptr_size != 4 && h->ptr_size != 8)
         return hs__mlpd_fail(r, HS_ERR_BAD_HEADER, 7, "pointer size %u is not 4 or 8",
                     h->ptr_size);
+    r->dec.mask = h->ptr_size == 4 ? UINT32_MAX : UINT64_MAX;
     h->startup_ms = le64(p + 8);
     h->startup_ns = le64(p + 16);
     h->timer_overhead = le32(p + 24);

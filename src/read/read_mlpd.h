@@ -23,6 +23,11 @@ enum { CUR_OK = 0, CUR_SHORT = 1, CUR_BAD = 2 };
 typedef struct mlpd_decoder {
     const hs_allocator *alloc;
     uint64_t time, ptr_base, obj_base, method, thread;
+    /* Pointer width of the writer: a 32-bit profiler computes pointer and
+     * object differences in 32-bit unsigned arithmetic and zero-extends
+     * them, so sums are taken modulo 2^32 there (UINT32_MAX), else
+     * UINT64_MAX. */
+    uint64_t mask;
     uint64_t *a, *b;             /* frames/objects, second array */
     size_t acap, bcap;
     uint64_t *c;                 /* third array (heap object refs) */

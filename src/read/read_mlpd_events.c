@@ -93,12 +93,19 @@ static const char *get_str(mlpd_cursor *c)
 
 static uint64_t get_ptr(mlpd_decoder *d, mlpd_cursor *c)
 {
-    return d->ptr_base + (uint64_t)get_sleb(c);
+    return (d->ptr_base + (uint64_t)get_sleb(c)) & d->mask;
 }
 
 static uint64_t get_obj(mlpd_decoder *d, mlpd_cursor *c)
 {
-    return (d->obj_base + (uint64_t)get_sleb(c)) << 3;
+    return ((d->obj_base + (uint64_t)get_sleb(c)) & d->mask) << 3;
+}
+
+/* The next method: the buffer's running value plus a signed delta. */
+static uint64_t get_method(mlpd_decoder *d, mlpd_cursor *c, uint64_t *m)
+{
+    *m += (uint64_t)get_sleb(c);
+    return *m & d->mask;
 }
 
 static void bad(mlpd_cursor *c, const char *what)
@@ -140,10 +147,8 @@ static int get_bt(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev,
     size_t n = get_count(c);
     if (!grow_u64(d, &d->a, &d->acap, n))
         return -1;
-    for (size_t i = 0; i < n && c->status == CUR_OK; i++) {
-        *m += (uint64_t)get_sleb(c);
-        d->a[i] = *m;
-    }
+    for (size_t i = 0; i < n && c->status == CUR_OK; i++)
+        d->a[i] = get_method(d, c, m);
     ev->has_bt = true;
     ev->frames = d->a;
     ev->nframes = n;
@@ -266,12 +271,12 @@ static void dec_method(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev,
         return;
     }
     ev->kind = kinds[sub];
-    *m += (uint64_t)get_sleb(c);
+    uint64_t method = get_method(d, c, m);
     if (sub != 4) {
-        ev->u.method.method = *m;
+        ev->u.method.method = method;
         return;
     }
-    ev->u.jit.method = *m;
+    ev->u.jit.method = method;
     ev->u.jit.code = get_ptr(d, c);
     ev->u.jit.code_size = get_uleb(c);
     ev->u.jit.name = get_str(c);
@@ -292,8 +297,7 @@ static int dec_exception(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev,
     ev->kind = HS_MLPD_EXCEPTION_CLAUSE;
     ev->u.clause.type = get_byte(c);
     ev->u.clause.index = get_uleb(c);
-    *m += (uint64_t)get_sleb(c);
-    ev->u.clause.method = *m;
+    ev->u.clause.method = get_method(d, c, m);
     ev->u.clause.object = get_obj(d, c);
     return 0;
 }
