@@ -388,6 +388,11 @@ static int compute_stats(hs_summary *s)
     s->has_stats = true;
     hs_summary_stats *st = &s->stats;
     memset(st, 0, sizeof *st);
+    /* Every warning is about a figure computed here: a snapshot's are
+     * stale at the next computation (an allocation too large for a short
+     * run may fit a longer one), and kept they made a live run's final
+     * summary differ from the batch one of the same bytes. */
+    s->nwarnings = 0;
 
     st->windowed = s->windowed;
     st->from_ns = s->windowed ? s->from : 0;
