@@ -81,6 +81,18 @@ fold_unresolved() { # FILE-MPROF FILE-HS -> two files .m and .h
     }' "$1" "$2"
 }
 
+# one_size WHAT FILE: in lines "KEY<TAB>CLASS<TAB>BYTES<TAB>COUNT" of
+# allocations, every class but arrays and strings has one instance size,
+# so its bytes are a multiple of its count (objects of two classes under
+# one name are not). Heap shots can differ: a live object of one vtable
+# was seen at 72 and 80 bytes.
+one_size() {
+  local odd
+  odd=$(awk -F'\t' '$2 !~ /\]$/ && $2 != "System.String" && $4 > 0 &&
+                     $3 % $4 != 0 { print $2 }' "$2" | sort -u | head -3)
+  check "$1 every class has one instance size ($odd)" test -z "$odd"
+}
+
 # mprof-report's allocation backtraces as folded lines "f;f;Class<TAB>BYTES"
 # (frames outermost first, as heapscope writes them).
 mprof_traces() {
@@ -130,6 +142,14 @@ check_log() {
       cmp -s "$TMP/ew" <(head -n "$(wc -l <"$TMP/ew")" "$TMP/ec")
   fi
 
+  # A vtable pointer described more than once (AppDomains unloaded, their
+  # addresses reused): mprof-report files every use under the pointer's
+  # first description, so its class split is wrong there. Then only totals
+  # are compared, and heapscope's split is checked by its instance sizes.
+  local reused
+  reused=$("$BIN" events "$hlog" 2>/dev/null |
+    grep -o 'kind=vtable ptr=0x[0-9a-f]*' | sort | uniq -d | wc -l)
+
   # events per type: mprof-report's TYPE names as event bytes
   "$BIN" events --count "$hlog" >"$TMP/count" 2>"$TMP/err"
   check "$name: events --count exits 0" same "$?" 0
@@ -177,8 +197,9 @@ check_log() {
     grep -v "=total" "$TMP/m-shots" >"$TMP/m-cls"
     grep -v "=total" "$TMP/h-shots" >"$TMP/h-cls"
     fold_unresolved "$TMP/m-cls" "$TMP/h-cls"
-    check "$name: bytes and objects per class in every shot equal mprof-report's (late vtables as its unresolved class)" \
-      cmp -s "$TMP/m-cls.m" "$TMP/h-cls.h"
+    [ "$reused" -eq 0 ] &&
+      check "$name: bytes and objects per class in every shot equal mprof-report's (late vtables as its unresolved class)" \
+        cmp -s "$TMP/m-cls.m" "$TMP/h-cls.h"
   else
     run csv "$hlog"
     expect_rc "$name: csv without heap shots" 4
@@ -198,8 +219,15 @@ check_log() {
            n = $0; sub(/^ +[0-9]+ +[0-9]+ +[0-9]+ /, "", n)
            printf "-\t%s\t%d\t%d\n", n, $1, $2 }' "$report" >"$TMP/m-alloc"
     fold_unresolved "$TMP/m-alloc" "$TMP/h-alloc"
-    check "$name: allocated bytes and objects per class equal mprof-report's" \
-      cmp -s "$TMP/m-alloc.m" "$TMP/h-alloc.h"
+    one_size "$name: in the allocations" "$TMP/h-alloc"
+    if [ "$reused" -gt 0 ]; then
+      check "$name: allocated bytes and objects equal mprof-report's ($reused vtable addresses reused)" \
+        same "$(awk -F'\t' '{ b += $3; c += $4 } END { print b, c }' "$TMP/m-alloc")" \
+             "$(awk -F'\t' '{ b += $3; c += $4 } END { print b, c }' "$TMP/h-alloc")"
+    else
+      check "$name: allocated bytes and objects per class equal mprof-report's" \
+        cmp -s "$TMP/m-alloc.m" "$TMP/h-alloc.h"
+    fi
     # per backtrace: heapscope's lines whose class mprof-report did not name
     # carry that name instead, then both sides are summed per line
     awk -F'\t' '{ print $2 }' "$TMP/m-alloc" | grep -v "^unresolved class " >"$TMP/named"
@@ -214,8 +242,17 @@ check_log() {
       sort >"$TMP/h-bt"
     # mprof-report lists the backtraces of allocations that had one
     grep -v "^[^;]*	" "$TMP/h-bt" >"$TMP/h-bt2"
-    check "$name: allocated bytes per backtrace equal mprof-report's --traces" \
-      cmp -s "$TMP/m-bt" "$TMP/h-bt2"
+    if [ "$reused" -gt 0 ]; then # the backtraces alone, classes left out
+      for f in m-bt h-bt2; do
+        awk -F'\t' '{ l = $1; sub(/[^;]*$/, "", l); s[l] += $2 }
+          END { for (k in s) print k "\t" s[k] }' "$TMP/$f" | sort >"$TMP/$f.nc"
+      done
+      check "$name: allocated bytes per backtrace equal mprof-report's --traces" \
+        cmp -s "$TMP/m-bt.nc" "$TMP/h-bt2.nc"
+    else
+      check "$name: allocated bytes per backtrace equal mprof-report's --traces" \
+        cmp -s "$TMP/m-bt" "$TMP/h-bt2"
+    fi
   fi
 
   # the GC summary against mprof-report's; a file without GC events and

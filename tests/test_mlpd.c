@@ -23,6 +23,7 @@ static const char *const samples[] = {
     "threads-alloc-heapshot.mlpd", "churn-100ms-sample.mlpd", "excmon.mlpd",
     "deep-calls-alloc.mlpd", "deep-alloc-mf8.mlpd", "deep-gcalloc-mf0.mlpd",
     "workers-legacy-zip.mlpd.gz", "churn-killed.mlpd",
+    "domains-gcalloc-zip.mlpd.gz",
     /* cut inside a buffer: a killed zip run, partial copies */
     "churn-killed-zip.mlpd.gz", "excmon-cut.mlpd",
     "workers-legacy-cut.mlpd.gz", NULL};
@@ -583,18 +584,51 @@ static void w_header(struct wr *w, uint8_t ptr_size)
     }
 }
 
-/* A buffer of thread 7 holding p[0 .. n). */
-static void w_buffer(struct wr *w, uint64_t ptr_base, const uint8_t *p,
-                     size_t n)
+/* A buffer of thread 7 from time 1000 holding p[0 .. n). */
+static void w_buffer_at(struct wr *w, uint64_t ptr_base, uint64_t time,
+                        const uint8_t *p, size_t n)
 {
     w_u(w, 0x4D504C01u, 4);
     w_u(w, n, 4);
-    w_u(w, 1000, 8);
+    w_u(w, time, 8);
     w_u(w, ptr_base, 8);
     w_u(w, 0x1000, 8);
     w_u(w, 7, 8);
     w_u(w, 0, 8);
     w_bytes(w, p, n);
+}
+
+static void w_buffer(struct wr *w, uint64_t ptr_base, const uint8_t *p,
+                     size_t n)
+{
+    w_buffer_at(w, ptr_base, 1000, p, n);
+}
+
+/* Loads a constructed file into a new census (caller frees). */
+static hs_census *load_bytes(const struct wr *file)
+{
+    FILE *f = tmpfile();
+    CU_ASSERT_FATAL(f != NULL);
+    fwrite(file->b, 1, file->n, f);
+    fflush(f);
+    rewind(f);
+    hs_census *c = hs_census_new();
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_census_load_fd(c, fileno(f), &err), HS_OK);
+    fclose(f);
+    return c;
+}
+
+/* Allocated bytes per class name, in a census's allocation sites. */
+static uint64_t alloc_bytes_of(const hs_census *c, const char *cls)
+{
+    uint64_t sum = 0, b;
+    for (size_t i = 0; i < hs_census_alloc_site_count(c); i++) {
+        const char *name = hs_census_alloc_site(c, i, NULL, NULL, &b, NULL);
+        if (!strcmp(name, cls))
+            sum += b;
+    }
+    return sum;
 }
 
 /* A 32-bit profiler writes pointer differences as 32-bit unsigned values
@@ -623,20 +657,65 @@ static void test_32bit_pointers(void)
     w_header(&file, 4);
     w_buffer(&file, 0x80000010u, use.b, use.n);
     w_buffer(&file, 0x10, meta.b, meta.n);
-    FILE *f = tmpfile();
-    CU_ASSERT_FATAL(f != NULL);
-    fwrite(file.b, 1, file.n, f);
-    fflush(f);
-    rewind(f);
-    hs_census *c = hs_census_new();
-    hs_error err;
-    CU_ASSERT_EQUAL(hs_census_load_fd(c, fileno(f), &err), HS_OK);
-    fclose(f);
+    hs_census *c = load_bytes(&file);
     CU_ASSERT_EQUAL(hs_census_alloc_site_count(c), 1);
     uint64_t bytes = 0;
     const char *cls = hs_census_alloc_site(c, 0, NULL, NULL, &bytes, NULL);
     CU_ASSERT_STRING_EQUAL(cls ? cls : "", "Thing");
     CU_ASSERT_EQUAL(bytes, 24);
+    hs_census_free(c);
+}
+
+/* Class k (0x20 + k) named name[k], with vtable 0x10 of it, at the
+ * buffer's time plus dt. */
+static void w_vtable_of(struct wr *w, int k, uint64_t dt)
+{
+    static const char *const names[] = {"A", "B", "C"};
+    w_bytes(w, "\x22", 1);
+    w_uleb(w, dt);
+    w_bytes(w, "\x01", 1);
+    w_sleb(w, 0x20 + k - 0x10);
+    w_sleb(w, 0x30 - 0x10);
+    w_bytes(w, names[k], 2);
+    w_bytes(w, "\x22\x00\x07", 3);
+    w_sleb(w, 0);
+    w_sleb(w, 0x40 - 0x10);
+    w_sleb(w, 0x20 + k - 0x10);
+}
+
+static void w_alloc(struct wr *w, uint64_t dt, uint64_t size)
+{
+    w_bytes(w, "\x00", 1);
+    w_uleb(w, dt);
+    w_sleb(w, 0);   /* vtable 0x10 */
+    w_sleb(w, 0);
+    w_uleb(w, size);
+}
+
+/* A vtable address described three times (AppDomains unloaded and their
+ * memory reused): each allocation takes the description in force at its
+ * time, in whichever buffer and order the descriptions come. */
+static void test_reused_vtable_address(void)
+{
+    struct wr b1 = {0}, b2 = {0}, file = {0};
+    /* thread 7: A at 1000, alloc 24 at 1100, B at 1300, alloc 40 at 1400 */
+    w_vtable_of(&b1, 0, 0);
+    w_alloc(&b1, 100, 24);
+    w_vtable_of(&b1, 1, 200);
+    w_alloc(&b1, 100, 40);
+    /* another buffer: an allocation of 56 at 1600, after C (1550), whose
+     * buffer came first in the file, though it begins later than b1 */
+    w_alloc(&b2, 0, 56);
+    struct wr b3 = {0};
+    w_vtable_of(&b3, 2, 0);
+    w_header(&file, 8);
+    w_buffer_at(&file, 0x10, 1550, b3.b, b3.n);
+    w_buffer_at(&file, 0x10, 1000, b1.b, b1.n);
+    w_buffer_at(&file, 0x10, 1600, b2.b, b2.n);
+    hs_census *c = load_bytes(&file);
+    CU_ASSERT_EQUAL(alloc_bytes_of(c, "A"), 24);
+    CU_ASSERT_EQUAL(alloc_bytes_of(c, "B"), 40);
+    CU_ASSERT_EQUAL(alloc_bytes_of(c, "C"), 56);
     hs_census_free(c);
 }
 
@@ -657,6 +736,8 @@ int main(void)
          test_summary_of_allocations_only},
         {"a cut inside a buffer header names it", test_cut_in_buffer_header},
         {"32-bit files: pointer differences modulo 2^32", test_32bit_pointers},
+        {"a reused vtable address: the description of its time",
+         test_reused_vtable_address},
         {NULL, NULL},
     };
     return tu_main("mlpd", NULL, NULL, tests);

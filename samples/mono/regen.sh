@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for p in Leak Sites Threads Churn ExcMon Deep Workers; do
+for p in Leak Sites Threads Churn ExcMon Deep Workers Domains; do
     mcs -nowarn:649,414 -r:Mono.Profiler.Log.dll $p.cs -out:"$tmp/$p.exe"
 done
 
@@ -98,6 +98,8 @@ run deep-gcalloc-mf0 Deep nodefaults,gcalloc,maxframes=0
 # Eight threads allocating classes only they create (late vtables), in
 # legacy mode, compressed.
 run workers-legacy-zip Workers alloc,heapshot,zip
+# AppDomains unloaded in turn: vtable addresses reused by other classes.
+run domains-gcalloc-zip Domains nodefaults,gcalloc,maxframes=0,zip
 # Killed runs and cut copies.
 killed churn-killed Churn nodefaults,heapshot=100ms 0.8 5000
 killed churn-killed-zip Churn nodefaults,heapshot=100ms,zip 1.5 5000

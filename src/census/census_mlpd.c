@@ -60,6 +60,8 @@ void hs__census_mlpd_free(struct hs_census_mlpd *m, const hs_allocator *a)
     hs_arena_free(&m->arena);
     hs_free(a, m->vt);
     hs_free(a, m->cl);
+    hs_free(a, m->vchain);
+    hs_free(a, m->cchain);
     hs_free(a, m->im);
     hs_free(a, m->meth);
     hs_free(a, m->shots);
@@ -138,17 +140,110 @@ static const char *keep(struct loader *l, const char *s)
     return s ? hs_arena_strndup(&l->m->arena, s, strlen(s)) : NULL;
 }
 
-/* A vtable met in an ALLOC or HEAP_OBJECT: its index, marked as used
- * before its description when that has not arrived yet. */
-static int use_vtable(struct loader *l, uint64_t vtable, uint32_t *idx)
+/* The chain of descriptions of pointer p in map `map` (vtables or
+ * classes), made empty when p is new. */
+static struct chain *chain_of(struct loader *l, ptr_map *map,
+                              struct chain **chains, size_t *cap, uint64_t p)
+{
+    uint32_t i;
+    bool added;
+    if (lookup(l, map, p, (void **)chains, cap, sizeof **chains, &i, &added))
+        return NULL;
+    if (added)
+        (*chains)[i] = (struct chain){UINT32_MAX, UINT32_MAX};
+    return &(*chains)[i];
+}
+
+/* Links entry k at the end of chain c; tail_next is the current tail's
+ * `next` field (unused when c is empty). */
+static void chain_push(struct chain *c, uint32_t *tail_next, uint32_t k)
+{
+    if (c->head == UINT32_MAX)
+        c->head = k;
+    else
+        *tail_next = k;
+    c->tail = k;
+}
+
+/* A new, undescribed vtable entry at the end of pointer p's chain c. */
+static int vt_append(struct loader *l, struct chain *c, uint64_t p,
+                     uint32_t *vid)
 {
     struct hs_census_mlpd *m = l->m;
-    bool added;
-    int st = lookup(l, &m->vtables, vtable, (void **)&m->vt, &m->cap_vt,
-                    sizeof *m->vt, idx, &added);
-    if (!st && added)
-        m->vt[*idx].used_early = true;
-    return st;
+    if (m->nvt >= UINT32_MAX - 1 ||
+        !hs_grow(l->a, (void **)&m->vt, &m->cap_vt, m->nvt + 1, sizeof *m->vt))
+        return HS_ERR_NOMEM;
+    uint32_t v = (uint32_t)m->nvt++;
+    m->vt[v] = (struct vtable_info){p, 0, 0, UINT32_MAX, false, false};
+    chain_push(c, c->tail == UINT32_MAX ? NULL : &m->vt[c->tail].next, v);
+    *vid = v;
+    return HS_OK;
+}
+
+/* A vtable met in an ALLOC or HEAP_OBJECT at `time`: the id of the
+ * description in force then, or of the entry waiting for one (marked as
+ * used before its description). */
+static int use_vtable(struct loader *l, uint64_t vtable, uint64_t time,
+                      uint32_t *vid)
+{
+    struct hs_census_mlpd *m = l->m;
+    struct chain *c = chain_of(l, &m->vtables, &m->vchain, &m->cap_vchain,
+                               vtable);
+    if (!c)
+        return HS_ERR_NOMEM;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t v = c->head; v != UINT32_MAX; v = m->vt[v].next)
+        if (m->vt[v].described && m->vt[v].time <= time &&
+            (best == UINT32_MAX || m->vt[v].time >= m->vt[best].time))
+            best = v;
+    if (best == UINT32_MAX && c->tail != UINT32_MAX &&
+        !m->vt[c->tail].described)
+        best = c->tail;
+    if (best == UINT32_MAX) {
+        int st = vt_append(l, c, vtable, &best);
+        if (st)
+            return st;
+        m->vt[best].used_early = true;
+    }
+    *vid = best;
+    return HS_OK;
+}
+
+/* A VTABLE load: fills the entry waiting at the chain's end, or adds one. */
+static int describe_vtable(struct loader *l, const hs_mlpd_event *ev)
+{
+    struct hs_census_mlpd *m = l->m;
+    struct chain *c = chain_of(l, &m->vtables, &m->vchain, &m->cap_vchain,
+                               ev->u.meta.pointer);
+    if (!c)
+        return HS_ERR_NOMEM;
+    uint32_t v = c->tail;
+    if (v == UINT32_MAX || m->vt[v].described) {
+        int st = vt_append(l, c, ev->u.meta.pointer, &v);
+        if (st)
+            return st;
+    }
+    m->vt[v].klass = ev->u.meta.klass;
+    m->vt[v].time = ev->time;
+    m->vt[v].described = true;
+    return HS_OK;
+}
+
+/* A CLASS load: a new description at the end of the pointer's chain. */
+static int describe_class(struct loader *l, const hs_mlpd_event *ev)
+{
+    struct hs_census_mlpd *m = l->m;
+    struct chain *c = chain_of(l, &m->classes, &m->cchain, &m->cap_cchain,
+                               ev->u.meta.pointer);
+    const char *name = keep(l, ev->u.meta.name);
+    if (!c || !name || m->ncl >= UINT32_MAX - 1 ||
+        !hs_grow(l->a, (void **)&m->cl, &m->cap_cl, m->ncl + 1, sizeof *m->cl))
+        return HS_ERR_NOMEM;
+    uint32_t k = (uint32_t)m->ncl++;
+    m->cl[k] = (struct class_info){ev->u.meta.image, ev->time, name,
+                                   UINT32_MAX};
+    chain_push(c, c->tail == UINT32_MAX ? NULL : &m->cl[c->tail].next, k);
+    return HS_OK;
 }
 
 static int on_metadata(struct loader *l, const hs_mlpd_event *ev)
@@ -160,14 +255,8 @@ static int on_metadata(struct loader *l, const hs_mlpd_event *ev)
     const char *name = ev->u.meta.name;
     switch (ev->u.meta.kind) {
     case HS_MLPD_META_CLASS:
-        if (!name)
-            break;
-        st = lookup(l, &m->classes, ev->u.meta.pointer, (void **)&m->cl,
-                    &m->cap_cl, sizeof *m->cl, &i, &added);
-        if (!st && !(m->cl[i].name = keep(l, name)))
-            st = HS_ERR_NOMEM;
-        if (!st)
-            m->cl[i].image = ev->u.meta.image;
+        if (name)
+            st = describe_class(l, ev);
         break;
     case HS_MLPD_META_IMAGE:
     case HS_MLPD_META_ASSEMBLY: {
@@ -184,14 +273,8 @@ static int on_metadata(struct loader *l, const hs_mlpd_event *ev)
         break;
     }
     case HS_MLPD_META_VTABLE:
-        if (ev->u.meta.action != HS_MLPD_META_LOAD)
-            break;
-        st = lookup(l, &m->vtables, ev->u.meta.pointer, (void **)&m->vt,
-                    &m->cap_vt, sizeof *m->vt, &i, &added);
-        if (!st) {
-            m->vt[i].klass = ev->u.meta.klass;
-            m->vt[i].described = true;
-        }
+        if (ev->u.meta.action == HS_MLPD_META_LOAD)
+            st = describe_vtable(l, ev);
         break;
     case HS_MLPD_META_DOMAIN:
         /* The root domain's friendly name is the program's file name. */
@@ -248,11 +331,12 @@ static int on_call(struct loader *l, const hs_mlpd_event *ev)
 static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
 {
     struct hs_census_mlpd *m = l->m;
-    uint64_t vt = ev->u.alloc.vtable, size = ev->u.alloc.size;
+    uint64_t size = ev->u.alloc.size;
     uint32_t vi, si;
     bool added;
-    if (use_vtable(l, vt, &vi))
+    if (use_vtable(l, ev->u.alloc.vtable, ev->time, &vi))
         return HS_ERR_NOMEM;
+    uint64_t vt = vi; /* sites and intervals are keyed by vtable id */
     m->stats.alloc_bytes += size;
     m->stats.alloc_count++;
     /* Without a backtrace in the event, the thread's emulated stack (in
@@ -339,11 +423,12 @@ static int on_heap_object(struct loader *l, const hs_mlpd_event *ev)
      * in a shot of its own, as mprof-report does. */
     if (!m->shot_open && open_shot(l, ev->time))
         return HS_ERR_NOMEM;
-    uint64_t vt = ev->u.heap_object.vtable;
     uint32_t vi, ci;
     bool added;
-    if (use_vtable(l, vt, &vi) || !hs__ptr_map_put(&m->shot_vt, vt, &ci, &added))
+    if (use_vtable(l, ev->u.heap_object.vtable, ev->time, &vi) ||
+        !hs__ptr_map_put(&m->shot_vt, vi, &ci, &added))
         return HS_ERR_NOMEM;
+    uint64_t vt = vi;
     size_t at = m->shots[m->nshots - 1].first + ci;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->cells, &m->cap_cells, m->ncells + 1,

@@ -19,12 +19,30 @@ typedef struct ptr_map {
     hs_intern tab;
 } ptr_map;
 
-/* Per vtable, class, image, method: what the file said about it. */
-struct vtable_info { uint64_t klass; bool described, used_early; };
-struct class_info { uint64_t image; const char *name; };
+/*
+ * What the file said about vtables and classes. One pointer can be
+ * described more than once: a vtable or class freed with its AppDomain
+ * leaves its address to another. The descriptions of one pointer form a
+ * chain in file order (`next`, UINT32_MAX ending it; `struct chain` per
+ * pointer gives its ends). A use of a vtable takes the description in
+ * force at the use's time (the latest created before it) or, when none
+ * has arrived yet, an undescribed entry at the chain's end that the next
+ * description fills: a late vtable. Census cells and allocation sites are
+ * keyed by the entry's index (a vtable id), not by the pointer. What this
+ * cannot tell: a use whose description comes later in the file while an
+ * older description of the same address is already in force takes the
+ * older one (it takes address reuse and a late vtable at once).
+ */
+struct vtable_info {
+    uint64_t ptr, klass, time;
+    uint32_t next;
+    bool described, used_early;
+};
+struct class_info { uint64_t image, time; const char *name; uint32_t next; };
+struct chain { uint32_t head, tail; };
 struct image_info { const char *name, *assembly; };
 
-/* One (vtable, bytes, count) cell of a heap shot or allocation bucket. */
+/* One (vtable id, bytes, count) cell of a heap shot or allocation bucket. */
 struct cell { uint64_t vtable, bytes, count; };
 
 struct shot {
@@ -39,10 +57,12 @@ struct hs_census_mlpd {
     hs_mlpd_gc_stats stats;
 
     ptr_map vtables, classes, images, methods;
-    struct vtable_info *vt;
-    size_t cap_vt;
+    struct chain *vchain, *cchain;  /* per pointer of vtables, classes */
+    size_t cap_vchain, cap_cchain;
+    struct vtable_info *vt;          /* by vtable id */
+    size_t nvt, cap_vt;
     struct class_info *cl;
-    size_t cap_cl;
+    size_t ncl, cap_cl;
     struct image_info *im;
     size_t cap_im;
     const char **meth;       /* method names */

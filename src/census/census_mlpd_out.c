@@ -9,17 +9,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The class of a vtable, NULL when the file never described one. */
-static const struct class_info *class_of(const struct hs_census_mlpd *m,
-                                         uint64_t vt, uint64_t *klass)
+/* The description vtable id v stands for: itself, or for an entry whose
+ * description never came (a use that no description of its pointer was
+ * in force for), the next description of the pointer, else the last one
+ * before it; NULL when the pointer was described nowhere. */
+static const struct vtable_info *described(const struct hs_census_mlpd *m,
+                                           uint32_t v)
 {
-    uint32_t vi = hs__ptr_map_find(&m->vtables, vt);
-    *klass = 0;
-    if (vi == UINT32_MAX || !m->vt[vi].described)
+    const struct vtable_info *x = &m->vt[v], *before = NULL;
+    if (x->described)
+        return x;
+    for (uint32_t k = x->next; k != UINT32_MAX; k = m->vt[k].next)
+        if (m->vt[k].described)
+            return &m->vt[k];
+    uint32_t pi = hs__ptr_map_find(&m->vtables, x->ptr);
+    for (uint32_t k = m->vchain[pi].head; k != v; k = m->vt[k].next)
+        if (m->vt[k].described)
+            before = &m->vt[k];
+    return before;
+}
+
+/* The class of vtable id v, NULL when the file never named it; *klass
+ * is the class pointer (0 when the vtable was never described) and *vt
+ * the vtable pointer. A class pointer described more than once takes the
+ * description in force when the vtable was made (the latest before it),
+ * else the first. */
+static const struct class_info *class_of(const struct hs_census_mlpd *m,
+                                         uint64_t v, uint64_t *klass,
+                                         uint64_t *vt)
+{
+    const struct vtable_info *x = described(m, (uint32_t)v);
+    *vt = m->vt[v].ptr;
+    *klass = x ? x->klass : 0;
+    uint32_t pi = x ? hs__ptr_map_find(&m->classes, x->klass) : UINT32_MAX;
+    if (pi == UINT32_MAX)
         return NULL;
-    *klass = m->vt[vi].klass;
-    uint32_t ci = hs__ptr_map_find(&m->classes, *klass);
-    return ci == UINT32_MAX || !m->cl[ci].name ? NULL : &m->cl[ci];
+    const struct class_info *best = NULL;
+    for (uint32_t k = m->cchain[pi].head; k != UINT32_MAX; k = m->cl[k].next)
+        if (!best || (m->cl[k].time <= x->time &&
+                      (best->time > x->time || m->cl[k].time >= best->time)))
+            best = &m->cl[k];
+    return best;
 }
 
 /* The namespace of a class name: up to its last '.' before any generic
@@ -39,13 +69,13 @@ static size_t namespace_len(const char *name)
 static size_t band_of(const struct hs_census_mlpd *m, uint64_t vt,
                       char *buf, size_t cap, const char **out)
 {
-    uint64_t klass;
-    const struct class_info *ci = class_of(m, vt, &klass);
+    uint64_t klass, ptr;
+    const struct class_info *ci = class_of(m, vt, &klass, &ptr);
     if (!ci) {
         *out = buf;
         return (size_t)snprintf(buf, cap, klass ? "unnamed class 0x%llx"
                                 : "undescribed vtable 0x%llx",
-                                (unsigned long long)(klass ? klass : vt));
+                                (unsigned long long)(klass ? klass : ptr));
     }
     if (m->by == HS_MLPD_BY_CLASS) {
         *out = ci->name;
@@ -215,8 +245,7 @@ static int name_site(struct hs_census_mlpd *m, size_t i, struct site_out *o)
             return HS_ERR_NOMEM;
     o->bytes = m->site_bytes[i];
     o->count = m->site_count[i];
-    uint32_t vi = hs__ptr_map_find(&m->vtables, key[0]);
-    if (vi != UINT32_MAX && m->vt[vi].used_early) {
+    if (m->vt[key[0]].used_early) {
         m->stats.late_alloc_count += o->count;
         m->stats.late_alloc_bytes += o->bytes;
     }
@@ -240,7 +269,7 @@ static int build_sites(hs_census *c, struct hs_census_mlpd *m)
 
 int hs__mlpd_build(hs_census *c, struct hs_census_mlpd *m)
 {
-    for (size_t i = 0; i < m->vtables.tab.count; i++)
+    for (size_t i = 0; i < m->nvt; i++)
         if (m->vt[i].used_early)
             m->stats.late_vtables++;
     int st = m->samples == HS_MLPD_SAMPLES_ALLOC ? build_alloc_samples(c, m)
