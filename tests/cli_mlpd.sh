@@ -203,6 +203,8 @@ check_log() {
   else
     run csv "$hlog"
     expect_rc "$name: csv without heap shots" 4
+    expect_err_grep "$name: csv says how Mono records heap shots" \
+      "no heap shots [(]run mono with --profile=log:heapshot"
   fi
 
   # allocations per class and per backtrace
@@ -393,6 +395,20 @@ run info "$TMP/cut.mlpd.gz"
 expect_rc "info of a cut gzip .mlpd" 0
 expect_err_grep "a cut gzip stream warns" "cut.mlpd.gz.*cut at offset [0-9]*, inside"
 expect_out_grep "a cut gzip file is not complete" "^complete: no"
+
+# a file of its header alone: a run killed before the profiler's first
+# write; a gzip stream cut before its first inflated byte
+hdr=$(( $(od -An -tu4 -j38 -N4 "$MONO/leak-ondemand.mlpd") + 42 ))
+hdr=$(( hdr + 4 + $(od -An -tu4 -j$hdr -N4 "$MONO/leak-ondemand.mlpd") ))
+hdr=$(( hdr + 4 + $(od -An -tu4 -j$hdr -N4 "$MONO/leak-ondemand.mlpd") ))
+head -c "$hdr" "$MONO/leak-ondemand.mlpd" >"$TMP/bare.mlpd"
+run info "$TMP/bare.mlpd"
+expect_rc "info of a file with no buffer" 0
+expect_err_grep "a file with no buffer says so" "bare.mlpd: the file has its header and no buffer"
+head -c 30 "$MONO/leak-ondemand-zip.mlpd.gz" >"$TMP/gzhead.mlpd.gz"
+run info "$TMP/gzhead.mlpd.gz"
+expect_err_grep "a gzip stream cut in the file header counts its compressed bytes" \
+  "gzhead.mlpd.gz: .*the gzip stream ends after 30 compressed bytes, inside the file header"
 
 head -c 60 "$MONO/leak-ondemand.mlpd" >"$TMP/head.mlpd"
 run info "$TMP/head.mlpd"

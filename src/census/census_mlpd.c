@@ -669,6 +669,10 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
         bs = set_info(&l, r);
     if (!bs)
         bs = hs_census_finish(c, st == HS_DONE);
+    if (!bs && st == HS_DONE && !hs_mlpd_reader_buffers(r))
+        hs__census_build_warn(c, "the file has its header and no buffer: "
+                              "the program wrote no event (it was killed "
+                              "before the profiler's first write?)");
     if (!bs && hs_mlpd_reader_skipped(r)) {
         char msg[400];
         snprintf(msg, sizeof msg, "%llu buffers held an unexpected value "

@@ -162,6 +162,10 @@ int cli_write_output(const char *cmd, const hs_census *c, const char *output,
         no_data = "nothing of what was asked comes before the cut (the log "
                   "is truncated, see the warning above; the part that was "
                   "cut off may have held it)";
+    /* The commands' GHC recording hints are wrong for a Mono file. */
+    char why[160];
+    if (hs_census_mlpd_stats(c) && strstr(no_data, "+RTS"))
+        no_data = cli_no_samples_reason(c, why, sizeof why);
     const census_job job = {c, fn, arg};
     return cli_write(cmd, output, render_census, &job, input, no_data);
 }

@@ -541,9 +541,16 @@ int hs_mlpd_reader_finish(hs_mlpd_reader *r)
     if (r->state == ST_ERROR)
         return r->err.code;
     if (!r->header_done) {
-        hs__mlpd_fail(r, HS_ERR_TRUNCATED_HEADER, r->consumed,
-             "the file ends inside its header, after %llu bytes",
-             (unsigned long long)r->consumed);
+        if (r->gzip)
+            hs__mlpd_fail(r, HS_ERR_TRUNCATED_HEADER, r->consumed,
+                 "the gzip stream ends after %llu compressed bytes, inside "
+                 "the file header (%llu bytes of it inflated)",
+                 (unsigned long long)r->z.total_in,
+                 (unsigned long long)r->consumed);
+        else
+            hs__mlpd_fail(r, HS_ERR_TRUNCATED_HEADER, r->consumed,
+                 "the file ends inside its header, after %llu bytes",
+                 (unsigned long long)r->consumed);
         return r->err.code;
     }
     unsigned long long at = (unsigned long long)r->consumed;
