@@ -150,7 +150,7 @@ static struct chain *chain_of(struct loader *l, ptr_map *map,
     if (lookup(l, map, p, (void **)chains, cap, sizeof **chains, &i, &added))
         return NULL;
     if (added)
-        (*chains)[i] = (struct chain){UINT32_MAX, UINT32_MAX};
+        (*chains)[i] = (struct chain){UINT32_MAX, UINT32_MAX, 0};
     return &(*chains)[i];
 }
 
@@ -191,7 +191,16 @@ static int use_vtable(struct loader *l, uint64_t vtable, uint64_t time,
                                vtable);
     if (!c)
         return HS_ERR_NOMEM;
-    uint32_t best = UINT32_MAX;
+    /* The common case in one step: the chain's last description is its
+     * latest and came before the use (a program that makes and unloads
+     * AppDomains all its life would otherwise walk long chains). */
+    uint32_t best = c->tail;
+    if (best != UINT32_MAX && m->vt[best].described &&
+        m->vt[best].time == c->latest && c->latest <= time) {
+        *vid = best;
+        return HS_OK;
+    }
+    best = UINT32_MAX;
     for (uint32_t v = c->head; v != UINT32_MAX; v = m->vt[v].next)
         if (m->vt[v].described && m->vt[v].time <= time &&
             (best == UINT32_MAX || m->vt[v].time >= m->vt[best].time))
@@ -226,6 +235,8 @@ static int describe_vtable(struct loader *l, const hs_mlpd_event *ev)
     m->vt[v].klass = ev->u.meta.klass;
     m->vt[v].time = ev->time;
     m->vt[v].described = true;
+    if (ev->time > c->latest)
+        c->latest = ev->time;
     return HS_OK;
 }
 

@@ -39,7 +39,10 @@ struct vtable_info {
     bool described, used_early;
 };
 struct class_info { uint64_t image, time; const char *name; uint32_t next; };
-struct chain { uint32_t head, tail; };
+struct chain {
+    uint32_t head, tail;
+    uint64_t latest;    /* the greatest description time in the chain */
+};
 struct image_info { const char *name, *assembly; };
 
 /* One (vtable id, bytes, count) cell of a heap shot or allocation bucket. */
