@@ -68,7 +68,7 @@ killed() {
 # cut NAME FROM NUM DEN: the first NUM/DEN of sample FROM's bytes (as a
 # partial copy leaves it: cut inside a buffer).
 cut_file() {
-    wanted "$1" || return 0
+    wanted "${1%%.mlpd*}" || return 0
     size=$(stat -c %s "$2")
     head -c $((size * $3 / $4)) "$2" >"$1"
     reports "$1" "${1%%.mlpd*}"
