@@ -56,6 +56,11 @@ check "random bytes: no control byte reaches the terminal" \
 head -c 200 "$SAMPLES/leak-hc.eventlog" >"$TMP/cut-header.eventlog"
 refused "cut inside the header" "$TMP/cut-header.eventlog" 4 \
   "cut-header.eventlog: byte 200: the input ends at byte 200 inside the eventlog header"
+# A gzip .mlpd cut inside its gzip header has inflated nothing (offset 0),
+# yet it is a cut file, not an empty one.
+head -c 5 "$SAMPLES/mono/leak-ondemand-zip.mlpd.gz" >"$TMP/cut-gzip.mlpd.gz"
+refused ".mlpd.gz cut inside the gzip header" "$TMP/cut-gzip.mlpd.gz" 4 \
+  "cut-gzip.mlpd.gz: byte 0: the gzip stream ends after 5 compressed bytes, inside the file header"
 
 # --- .hp files -----------------------------------------------------------------
 hp_case garbage.hp 'BEGIN_SAMPLE 0.1\nfoo\t12x\nEND_SAMPLE 0.1\n'

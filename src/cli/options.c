@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -128,8 +129,13 @@ int cli_report(const char *file, const hs_error *err)
     else
         cli_errorf("%s: %s%s", cli_input_name(file), where, msg);
     /* A log cut inside its header is a truncated log with nothing before
-     * the cut: nothing of what was asked (an empty input is no log). */
-    if (err->code == HS_ERR_TRUNCATED_HEADER && err->offset > 0)
+     * the cut: nothing of what was asked. An empty input is no log at all;
+     * offset 0 alone does not tell, as a gzip .mlpd cut inside its gzip
+     * header has inflated nothing yet: a regular file's size does. */
+    struct stat st;
+    if (err->code == HS_ERR_TRUNCATED_HEADER &&
+        (err->offset > 0 || (strcmp(file, "-") != 0 && stat(file, &st) == 0 &&
+                             S_ISREG(st.st_mode) && st.st_size > 0)))
         return EXIT_NO_DATA;
     return cli_exit_code(err->code);
 }
