@@ -75,7 +75,11 @@ check "report .mlpd: .alloc.folded is folded --source alloc" \
 check "report .mlpd: the page names the profile" \
     grep -q '"profile":"Mono heap shots, by class"' "$TMP/mono/threads-alloc-heapshot.html"
 check "report .mlpd: the page has the GC tab" \
-    grep -q '"gc":{"source":"mlpd"' "$TMP/mono/threads-alloc-heapshot.html"
+    grep -q '"source":"mlpd"' "$TMP/mono/threads-alloc-heapshot.html"
+
+run summary --json "$mono/threads-alloc-heapshot.mlpd"
+check "summary --json of an .mlpd says what it describes" \
+    has "$out" "{\"heapscope_version\":\"$("$BIN" --version | awk '{print $2}')\",\"input\":\"$mono/threads-alloc-heapshot.mlpd\",\"program\":\"Threads.exe\","
 
 run report "$mono/sites-alloc.mlpd" -d "$TMP/mono"
 expect_rc "report of an .mlpd with allocations only" 0

@@ -281,12 +281,15 @@ struct hs_census;
  * The GC summary of an .mlpd census: in the line shapes of +RTS -s where
  * a figure has a GHC counterpart (bytes allocated, maximum heap size and
  * residency, collections per generation with total and maximum times),
- * plus Mono's world stops; or as one JSON object (absent figures null).
- * Returns HS_OK, HS_ERR_NO_DATA (not an .mlpd census, or no GC event in
- * it; nothing written) or the sink's error.
+ * plus Mono's world stops; or as one JSON object (absent figures null)
+ * that also says what it describes: heapscope_version, input (the name
+ * given, or null) and program. Returns HS_OK, HS_ERR_NO_DATA (not an
+ * .mlpd census, or no GC event in it; nothing written) or the sink's
+ * error.
  */
 HS_API int hs_mlpd_summary_text(const struct hs_census *c, hs_sink *out);
-HS_API int hs_mlpd_summary_json(const struct hs_census *c, hs_sink *out);
+HS_API int hs_mlpd_summary_json(const struct hs_census *c, const char *input,
+                                hs_sink *out);
 
 #ifdef __cplusplus
 }

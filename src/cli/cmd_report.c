@@ -249,14 +249,15 @@ static char *eventlog_gc_json(const char *path, hs_summary **out)
 }
 
 /* The GC figures of an .mlpd census as JSON, or NULL when it has none. */
-static char *mlpd_gc_json(const hs_census *c)
+static char *mlpd_gc_json(const hs_census *c, const char *input)
 {
     const hs_mlpd_gc_stats *ms = hs_census_mlpd_stats(c);
     if (!ms || !(ms->collections[0] || ms->collections[1] || ms->heap_shots))
         return NULL;
     hs_membuf m = {0};
     hs_sink out = hs_membuf_sink(&m);
-    if (hs_mlpd_summary_json(c, &out) == HS_OK)
+    if (hs_mlpd_summary_json(c, strcmp(input, "-") ? input : "<stdin>",
+                             &out) == HS_OK)
         return m.data;
     hs_membuf_free(&m);
     return NULL;
@@ -364,7 +365,7 @@ int cmd_report(int argc, char **argv)
     hs_summary *gs = NULL;
     char *gc = NULL;
     if (hs_census_mlpd_stats(c))
-        gc = mlpd_gc_json(c);
+        gc = mlpd_gc_json(c, set.input);
     else if (strcmp(set.input, "-") != 0 &&
              hs_census_get_info(c)->source == HS_SOURCE_EVENTLOG)
         gc = eventlog_gc_json(set.input, &gs);

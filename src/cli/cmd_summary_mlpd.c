@@ -18,8 +18,7 @@ static int write_text(const hs_census *c, hs_sink *out, const void *arg)
 
 static int write_json(const hs_census *c, hs_sink *out, const void *arg)
 {
-    (void)arg;
-    return hs_mlpd_summary_json(c, out);
+    return hs_mlpd_summary_json(c, arg, out);
 }
 
 /* A census from a pipe whose first n bytes were read already. */
@@ -67,7 +66,7 @@ int cli_summary_mlpd(const char *path, int fd, bool json, const char *output,
     if (rc)
         return rc;
     rc = cli_write_output("summary", c, output, json ? write_json : write_text,
-                          NULL, path,
+                          strcmp(path, "-") ? path : "<stdin>", path,
                           "no GC events in this file (run mono with "
                           "--profile=log:gc or heapshot)");
     hs_census_free(c);

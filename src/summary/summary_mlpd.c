@@ -9,6 +9,8 @@
 #include "heapscope/mlpd_census.h"
 #include "heapscope/summary.h"
 #include "summary/summary_internal.h"
+#include "common/json.h"
+#include "heapscope/version.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -68,14 +70,24 @@ int hs_mlpd_summary_text(const hs_census *c, hs_sink *out)
     return st;
 }
 
-int hs_mlpd_summary_json(const hs_census *c, hs_sink *out)
+int hs_mlpd_summary_json(const hs_census *c, const char *input, hs_sink *out)
 {
     const hs_mlpd_gc_stats *s = hs_census_mlpd_stats(c);
     if (!s || !has_gc(s))
         return HS_ERR_NO_DATA;
     int st = HS_OK;
 #define P(...) do { if (!st) st = hs_sink_printf(out, __VA_ARGS__); } while (0)
-    P("{\"source\":\"mlpd\",\"elapsed_ns\":%" PRIu64 ",", s->duration_ns);
+    /* what it describes, as the eventlog summary's JSON says it */
+    P("{\"heapscope_version\":");
+    if (!st)
+        st = hs_json_cstring(out, hs_version());
+    P(",\"input\":");
+    if (!st)
+        st = hs_json_cstring(out, input);
+    P(",\"program\":");
+    if (!st)
+        st = hs_json_cstring(out, hs_census_get_info(c)->program);
+    P(",\"source\":\"mlpd\",\"elapsed_ns\":%" PRIu64 ",", s->duration_ns);
     if (s->alloc_count)
         P("\"allocated_bytes\":%" PRIu64 ",\"allocated_objects\":%" PRIu64
           ",", s->alloc_bytes, s->alloc_count);
