@@ -96,6 +96,43 @@ struct hs_census_mlpd {
     size_t nout;
 };
 
+/* The reading state of a load, shared by census_mlpd.c (the event loop)
+ * and census_mlpd_names.c (naming). */
+struct loader {
+    hs_census *c;
+    struct hs_census_mlpd *m;
+    const hs_allocator *a;
+    uint64_t t0, last;
+    bool have_t0;
+    uint64_t events;
+    const char *program;
+    /* per collecting thread: when its world stop and collections began */
+    struct stop { uint64_t thread, time, start[2]; } stops[32];
+    size_t nstops;
+    uint64_t *key;           /* site key scratch */
+    size_t cap_key;
+    /* Per thread, the stack of methods entered and not yet left, from
+     * METHOD_ENTER/LEAVE events (the profiler's `calls` mode, whose
+     * allocations carry no backtrace). */
+    ptr_map threads;
+    struct calls { uint64_t *m; size_t n, cap; } *calls;
+    size_t cap_calls;
+};
+
+/* census_mlpd_names.c. lookup: the index of pointer p in map m, with its
+ * info array (*arr, elements of `size` bytes) grown and zeroed to match.
+ * keep: s copied into the census's arena (NULL: out of memory, or s NULL).
+ * use_vtable: the description of `vtable` in force at `time` (or an entry
+ * waiting for one). on_metadata and on_jit: names from METADATA and
+ * METHOD_JIT events. The int ones return HS_OK or HS_ERR_NOMEM. */
+int hs__mlpd_lookup(struct loader *l, ptr_map *m, uint64_t p, void **arr,
+                    size_t *cap, size_t size, uint32_t *idx, bool *added);
+const char *hs__mlpd_keep(struct loader *l, const char *s);
+int hs__mlpd_use_vtable(struct loader *l, uint64_t vtable, uint64_t time,
+                        uint32_t *vid);
+int hs__mlpd_on_metadata(struct loader *l, const hs_mlpd_event *ev);
+int hs__mlpd_on_jit(struct loader *l, const hs_mlpd_event *ev);
+
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added);
 uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
 
