@@ -111,11 +111,13 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  *   gc         null or opt->gc_json
  *   links      [[href, label]]
  * An encoded integer column is a string: each value is the zigzag delta
- * from the previous one in a base-32 varint of the characters
- * '0'..'O' (low 5 bits, last digit) and 'P'..'o' (with more to come,
- * low digit first); a zero delta repeated n >= 2 times is written as the
- * varint of 2n+1 and any other delta d as the varint of 2*zigzag(d)
- * (see templates/page.js, decodeColumn()).
+ * from the previous one in a base-32 varint, low digit first, of the
+ * characters "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef" (digit values 0..31, the
+ * last digit of a varint) and "ghijklmnopqrstuvwxyz0123456789-_" (0..31,
+ * more digits to come); a zero delta repeated n >= 2 times is written as
+ * the varint of 2n+1 and any other delta d as the varint of 2*zigzag(d);
+ * a column shorter than its count repeats its last value (see
+ * src/render/page_column.c and templates/page.js, decodeColumn()).
  * Returns as hs_render_page().
  */
 HS_API int hs_render_page_data(const hs_census *c, const hs_page_options *opt,

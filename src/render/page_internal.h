@@ -10,6 +10,22 @@
 #include "render/band_look.h"
 
 
+/* One encoded integer column being written (page_column.c). */
+typedef struct column {
+    char *buf;
+    size_t len, cap;
+    uint64_t prev;   /* last value written */
+    uint64_t zrun;   /* zero deltas not yet written */
+    size_t next;     /* index of the next value */
+} column;
+
+/* Appends the value v at index `at` (>= k->next); the values between are
+ * 0. A column's missing tail repeats its last value. false: out of memory. */
+bool hs__page_col_put(const hs_allocator *a, column *k, size_t at, uint64_t v);
+/* Ends a column of n values: a zero tail must be written when the last
+ * value is not 0 (a missing tail repeats the last value). */
+bool hs__page_col_end(const hs_allocator *a, column *k, size_t n);
+
 /* A band's look, as the SVG chart draws it. */
 typedef struct hs_page_style {
     uint32_t colour;   /* 0xrrggbb */

@@ -21,15 +21,6 @@
 /* Merged pages keep at least this many points: a screen's width. */
 #define MIN_POINTS 2000u
 
-/* One encoded integer column being written. */
-typedef struct column {
-    char *buf;
-    size_t len, cap;
-    uint64_t prev;   /* last value written */
-    uint64_t zrun;   /* zero deltas not yet written */
-    size_t next;     /* index of the next value */
-} column;
-
 typedef struct pdata {
     const hs_census *c;
     const hs_page_options *opt;
@@ -43,72 +34,6 @@ typedef struct pdata {
     size_t npts;
     int status;
 } pdata;
-
-/* --- columns ----------------------------------------------------------- */
-
-static const char last_digit[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef";
-static const char more_digit[] = "ghijklmnopqrstuvwxyz0123456789-_";
-
-static bool col_varint(const hs_allocator *a, column *k, uint64_t v)
-{
-    if (!hs_grow(a, (void **)&k->buf, &k->cap, k->len + 14, 1))
-        return false;
-    while (v >= 32) {
-        k->buf[k->len++] = more_digit[v & 31];
-        v >>= 5;
-    }
-    k->buf[k->len++] = last_digit[v];
-    return true;
-}
-
-static bool col_flush_zeros(const hs_allocator *a, column *k)
-{
-    bool ok = true;
-    if (k->zrun == 1)
-        ok = col_varint(a, k, 0);
-    else if (k->zrun > 1)
-        ok = col_varint(a, k, 2 * k->zrun + 1);
-    k->zrun = 0;
-    return ok;
-}
-
-/* Appends the value v at index `at` (>= k->next); the values between are
- * 0. A column's missing tail repeats its last value. */
-static bool col_put(const hs_allocator *a, column *k, size_t at, uint64_t v)
-{
-    if (at > k->next) {
-        if (k->prev != 0) {
-            if (!col_flush_zeros(a, k))
-                return false;
-            int64_t d = (int64_t)(0 - k->prev);
-            if (!col_varint(a, k, 2 * (((uint64_t)d << 1) ^ (uint64_t)(d >> 63))))
-                return false;
-            k->prev = 0;
-            k->zrun = at - k->next - 1;
-        } else {
-            k->zrun += at - k->next;
-        }
-    }
-    k->next = at + 1;
-    if (v == k->prev) {
-        k->zrun++;
-        return true;
-    }
-    int64_t d = (int64_t)(v - k->prev);
-    k->prev = v;
-    return col_flush_zeros(a, k) &&
-           col_varint(a, k, 2 * (((uint64_t)d << 1) ^ (uint64_t)(d >> 63)));
-}
-
-/* Ends a column of n values: a zero tail must be written when the last
- * value is not 0 (a missing tail repeats the last value). */
-static bool col_end(const hs_allocator *a, column *k, size_t n)
-{
-    if (n > k->next && k->prev != 0 && !col_put(a, k, n - 1, 0))
-        return false;
-    k->zrun = 0; /* a trailing run of equal values is implied */
-    return true;
-}
 
 static void out_col(pdata *p, column *k)
 {
@@ -231,14 +156,14 @@ static int band_columns(pdata *p, column *cols)
             continue;
         for (size_t k = 0; k < ntouched && rc == HS_OK; k++) {
             uint32_t b = touched[k];
-            if (!col_put(p->a, &cols[b], p->point_of[i], row[b] - 1))
+            if (!hs__page_col_put(p->a, &cols[b], p->point_of[i], row[b] - 1))
                 rc = HS_ERR_NOMEM;
             row[b] = 0;
         }
         ntouched = 0;
     }
     for (size_t b = 0; b < p->nb && rc == HS_OK; b++)
-        if (!col_end(p->a, &cols[b], p->npts))
+        if (!hs__page_col_end(p->a, &cols[b], p->npts))
             rc = HS_ERR_NOMEM;
     hs_free(p->a, row);
     hs_free(p->a, touched);
@@ -255,7 +180,7 @@ static int time_column(pdata *p)
         if (i && p->point_of[i] == p->point_of[i - 1])
             continue;
         uint64_t t = us_of(hs_census_sample_time(p->c, i));
-        if (!col_put(p->a, &k, p->point_of[i], t - prev))
+        if (!hs__page_col_put(p->a, &k, p->point_of[i], t - prev))
             rc = HS_ERR_NOMEM;
         prev = t;
     }
@@ -406,10 +331,10 @@ static int out_lines(pdata *p)
         column t = {0}, v = {0};
         bool ok = true;
         for (size_t i = 0; i < n && ok; i++)
-            ok = col_put(p->a, &t, i, us_of(pt[i].time_ns) -
+            ok = hs__page_col_put(p->a, &t, i, us_of(pt[i].time_ns) -
                                           (i ? us_of(pt[i - 1].time_ns) : 0)) &&
-                 col_put(p->a, &v, i, pt[i].bytes);
-        ok = ok && col_end(p->a, &v, n);
+                 hs__page_col_put(p->a, &v, i, pt[i].bytes);
+        ok = ok && hs__page_col_end(p->a, &v, n);
         if (ok) {
             t.zrun = 0;
             hs_outbuf_puts(p->o, first ? "\"" : ",\"");
