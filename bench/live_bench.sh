@@ -19,7 +19,7 @@ HEAPSCOPE=${HEAPSCOPE:-build/heapscope}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/heapscope-live.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # tests/evwriter.c uses the library's event table.
-cc -O2 -Iinclude -o "$tmp/gen_live" bench/gen_live.c tests/evwriter.c \
+cc -O2 -Iinclude -I"$(dirname "$HEAPSCOPE")/include" -o "$tmp/gen_live" bench/gen_live.c tests/evwriter.c \
   -L"$(dirname "$HEAPSCOPE")" -lheapscope -Wl,-rpath,"$(cd "$(dirname "$HEAPSCOPE")" && pwd)"
 mkfifo "$tmp/fifo"
 "$tmp/gen_live" "$SAMPLES" "$BANDS" 100 >"$tmp/fifo" &
