@@ -1,7 +1,7 @@
 /*
- * The reader's input paths and its allocator: a regular file (mapped) and
- * a pipe (read()) give the same events; a file read from the middle, one
- * that grows while it is read, and one larger than a mapping window; and
+ * The reader's input paths and its allocator: a regular file and a pipe
+ * give the same events; a file read from the middle, one that grows while
+ * it is read, and one larger than several read buffers; and
  * every allocation of the reader failing in turn gives HS_ERR_NOMEM,
  * recorded in the reader, and leaks nothing.
  */
@@ -89,12 +89,12 @@ static void check_paths(const char *path, const uint8_t *data, size_t len)
     CU_ASSERT(piped.n == want.n && piped.hash == want.hash);
     CU_ASSERT(file_st == want_st && pipe_st == want_st);
     if (file.hash != want.hash || piped.hash != want.hash)
-        fprintf(stderr, "\n  %s: %llu events in memory, %llu mapped, %llu "
+        fprintf(stderr, "\n  %s: %llu events in memory, %llu from the file, %llu "
                 "piped\n", path, (unsigned long long)want.n,
                 (unsigned long long)file.n, (unsigned long long)piped.n);
 }
 
-static void test_samples_mmap_vs_pipe(void)
+static void test_samples_file_vs_pipe(void)
 {
     static const char *const names[] = {"leak-hc", "leak-hb", "leak-p",
                                         "manycc-hc", "markers-hc"};
@@ -121,7 +121,7 @@ static void write_file(const uint8_t *data, size_t len)
     close(fd);
 }
 
-/* Larger than several mapping windows (2 MiB), with events across their
+/* Larger than several read buffers (1 MiB), with events across their
  * edges. */
 static void test_big_file(void)
 {
@@ -170,7 +170,7 @@ static void test_fd_position(void)
 }
 
 /* The writer appends the rest of the log while the reader is on its first
- * event: bytes past the mapping are read too. */
+ * event: bytes past what the first read() saw are read too. */
 struct grow { int fd; const evw *rest; uint64_t n; };
 
 static int grow_cb(void *user, const hs_event *ev)
@@ -246,8 +246,8 @@ static int count_cb(void *user, const hs_event *ev)
     return 0;
 }
 
-/* From a file (mapped: no input buffer) or a pipe (a read() buffer, the
- * allocation hs_read_fd once failed to report). */
+/* From a file or a pipe (the read() buffer is the allocation hs_read_fd
+ * once failed to report). */
 static void allocation_failures(bool piped)
 {
     char path[4096];
@@ -304,9 +304,9 @@ static void test_allocation_failures(void)
 int main(void)
 {
     static const tu_test tests[] = {
-        {"samples: mapped file, pipe and memory agree",
-         test_samples_mmap_vs_pipe},
-        {"a file larger than a mapping window", test_big_file},
+        {"samples: file, pipe and memory agree",
+         test_samples_file_vs_pipe},
+        {"a file larger than several read buffers", test_big_file},
         {"reading from the fd's position", test_fd_position},
         {"a file that grows while read", test_growing_file},
         {"every allocation failing in turn", test_allocation_failures},

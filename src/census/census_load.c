@@ -283,7 +283,7 @@ int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
     if (err)
         memset(err, 0, sizeof *err);
     hs_input in;
-    hs_input_open(&in, fd, c->alloc, 0);
+    hs_input_open(&in, fd, c->alloc);
     /* A pipe may deliver a byte at a time: the input gathers the four
      * bytes of the magic (or the end) before deciding, and hands them on
      * to whichever parser takes them. */

@@ -2,14 +2,11 @@
  * One way to read an input file descriptor, for every reader of the
  * library: a pull of chunks, each valid until the next pull.
  *
- * A regular file is mapped (mmap with MADV_SEQUENTIAL) from the fd's
- * current position and handed out in windows without a copy; a window
- * the caller has moved past is dropped from the process's resident set
- * (MADV_DONTNEED: the pages stay in the page cache), so memory stays
- * bounded whatever the file's size. Bytes appended after the mapping was
- * made are then read with read(). Pipes, sockets, FIFOs, terminals and
- * anything that cannot be mapped are read with read() (EINTR retried)
- * into one buffer.
+ * Files, pipes, sockets, FIFOs and terminals alike are read with read()
+ * (EINTR retried) into one buffer of 1 MiB, so memory stays bounded
+ * whatever the input's size. Regular files are not mapped: walking a
+ * mapping page by page decoded at less than half the speed of a buffer
+ * that stays in the cache (see input.c).
  *
  * The fd belongs to the caller and is never closed. A pull blocks until
  * some bytes or the end arrive and returns what one read() gave, so a
@@ -25,19 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Do not map: read() even a regular file (for tests of both paths). */
-#define HS_INPUT_NO_MMAP 1u
-
 typedef struct hs_input {
     int fd;
     const hs_allocator *alloc;
-    unsigned flags;
-    /* the mapping: map[0 .. map_len), of which the file's bytes start at
-     * map_skip (mmap offsets are page-aligned) and map_pos is handed out */
-    uint8_t *map;
-    size_t map_len, map_skip, map_pos, map_dropped;
-    uint64_t map_end;       /* file offset just after the mapping */
-    /* the read() path */
     uint8_t *buf;
     size_t buf_cap, buf_len; /* buf_len: peeked bytes not yet handed out */
     bool eof;
@@ -46,11 +33,10 @@ typedef struct hs_input {
 } hs_input;
 
 /*
- * Prepares to read fd from its current position (flags: HS_INPUT_*).
- * Returns HS_OK, or HS_ERR_NOMEM. Nothing is read yet.
+ * Prepares to read fd from its current position. Returns HS_OK. Nothing
+ * is read (or allocated) yet.
  */
-int hs_input_open(hs_input *in, int fd, const hs_allocator *alloc,
-                  unsigned flags);
+int hs_input_open(hs_input *in, int fd, const hs_allocator *alloc);
 
 /*
  * The next chunk in *data / *len, valid until the next hs_input_next(),
@@ -70,7 +56,7 @@ int hs_input_next(hs_input *in, const uint8_t **data, size_t *len);
 int hs_input_peek(hs_input *in, size_t n, const uint8_t **data,
                   size_t *len);
 
-/* Unmaps and frees; the fd stays open. Harmless twice. */
+/* Frees the buffer; the fd stays open. Harmless twice. */
 void hs_input_close(hs_input *in);
 
 #endif

@@ -467,7 +467,7 @@ int hs__read_input(hs_reader *r, hs_input *in, hs_event_fn fn, void *user)
 int hs_read_fd(hs_reader *r, int fd, hs_event_fn fn, void *user)
 {
     hs_input in;
-    hs_input_open(&in, fd, r->alloc, 0);
+    hs_input_open(&in, fd, r->alloc);
     int st = hs__read_input(r, &in, fn, user);
     int saved = errno;
     hs_input_close(&in);
