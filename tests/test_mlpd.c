@@ -719,6 +719,119 @@ static void test_reused_vtable_address(void)
     hs_census_free(c);
 }
 
+/*
+ * LEB128 values of every length, in the middle of a buffer (ten or more
+ * bytes follow: the reader's unchecked path) and as its last bytes (the
+ * checked path): the same values, and the same refusal of an eleven-byte
+ * value and of a tenth byte with more than bit 63.
+ */
+struct leb_case { uint64_t v; bool at_end; };
+
+/* The buffer p[0 .. n), then the first event of kind `kind` and the
+ * events and status of the whole file. */
+static size_t leb_read(const uint8_t *p, size_t n, int kind,
+                       hs_mlpd_event *first, int *st)
+{
+    struct wr file = {0};
+    w_header(&file, 8);
+    w_buffer(&file, 0x10, p, n);
+    hs_mlpd_reader *r = hs_mlpd_reader_new();
+    CU_ASSERT_FATAL(r != NULL);
+    hs_mlpd_reader_feed(r, file.b, file.n);
+    hs_mlpd_event ev;
+    size_t found = 0;
+    while ((*st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT)
+        if ((int)ev.kind == kind && found++ == 0)
+            *first = ev;
+    *st = hs_mlpd_reader_finish(r);
+    hs_mlpd_reader_free(r);
+    return found;
+}
+
+/* k GC_RESIZE events of heap size 1, three bytes each */
+static void w_resizes(struct wr *b, int k)
+{
+    while (k-- > 0)
+        w_bytes(b, "\x21\x00\x01", 3);
+}
+
+static void test_leb_values(void)
+{
+    static const uint64_t values[] = {
+        0, 1, 63, 64, 127, 128, 16383, 16384, (1ull << 35) - 1,
+        1ull << 49, (1ull << 56) - 1, 1ull << 56, (1ull << 63) - 1,
+        1ull << 63, UINT64_MAX};
+    for (int at_end = 0; at_end < 2; at_end++) {
+        for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+            /* GC_RESIZE: event byte, time delta, heap size (uleb) */
+            struct wr b = {0};
+            if (at_end)
+                w_resizes(&b, 4);
+            w_bytes(&b, "\x21\x00", 2);
+            w_uleb(&b, values[i]);
+            if (!at_end)
+                w_resizes(&b, 6);
+            hs_mlpd_event ev = {0};
+            int st;
+            size_t n = leb_read(b.b, b.n, HS_MLPD_GC_RESIZE, &ev, &st);
+            CU_ASSERT_EQUAL(st, HS_DONE);
+            CU_ASSERT_EQUAL(n, 5 + 2 * !at_end);
+            CU_ASSERT_EQUAL(ev.u.resize.heap_size, at_end ? 1 : values[i]);
+            if (ev.u.resize.heap_size != (at_end ? 1 : values[i]))
+                fprintf(stderr, "\n  uleb %llu: read %llu\n",
+                        (unsigned long long)values[i],
+                        (unsigned long long)ev.u.resize.heap_size);
+            if (at_end) {
+                /* the value itself is the buffer's last: read it back from
+                 * a buffer holding only it */
+                struct wr one = {0};
+                w_bytes(&one, "\x21\x00", 2);
+                w_uleb(&one, values[i]);
+                n = leb_read(one.b, one.n, HS_MLPD_GC_RESIZE, &ev, &st);
+                CU_ASSERT(n == 1 && st == HS_DONE &&
+                          ev.u.resize.heap_size == values[i]);
+            }
+
+            /* ALLOC without backtrace: vtable and object as signed
+             * deltas from the buffer's bases (0x10 and 0x1000) */
+            int64_t d = (int64_t)values[i], neg = -(int64_t)values[i];
+            struct wr a = {0};
+            w_bytes(&a, "\x00\x00", 2);
+            w_sleb(&a, d);
+            w_sleb(&a, neg);
+            w_uleb(&a, 24);
+            if (!at_end)
+                w_resizes(&a, 6);
+            n = leb_read(a.b, a.n, HS_MLPD_ALLOC, &ev, &st);
+            CU_ASSERT(n == 1 && st == HS_DONE);
+            CU_ASSERT_EQUAL(ev.u.alloc.vtable, 0x10 + (uint64_t)d);
+            CU_ASSERT_EQUAL(ev.u.alloc.object,
+                            (0x1000 + (uint64_t)neg) << 3);
+            CU_ASSERT_EQUAL(ev.u.alloc.size, 24);
+        }
+        /* eleven bytes, and a tenth byte beyond bit 63: the rest of the
+         * buffer is skipped with a warning, nothing is made up */
+        static const uint8_t eleven[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                         0x80, 0x80, 0x80, 0x80, 0x00};
+        static const uint8_t wide[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                       0xff, 0xff, 0xff, 0x03};
+        const uint8_t *bad[] = {eleven, wide};
+        const size_t badlen[] = {sizeof eleven, sizeof wide};
+        for (int k = 0; k < 2; k++) {
+            struct wr b = {0};
+            w_bytes(&b, "\x21\x00", 2);
+            w_bytes(&b, bad[k], badlen[k]);
+            if (!at_end)
+                w_resizes(&b, 6);
+            hs_mlpd_event ev = {0};
+            int st;
+            size_t n = leb_read(b.b, b.n, HS_MLPD_GC_RESIZE, &ev, &st);
+            CU_ASSERT_EQUAL(n, 0);
+            CU_ASSERT(st == HS_DONE || st == HS_TRUNCATED || st < 0);
+        }
+    }
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -738,6 +851,8 @@ int main(void)
         {"32-bit files: pointer differences modulo 2^32", test_32bit_pointers},
         {"a reused vtable address: the description of its time",
          test_reused_vtable_address},
+        {"LEB128 values of every length, mid-buffer and at its end",
+         test_leb_values},
         {NULL, NULL},
     };
     return tu_main("mlpd", NULL, NULL, tests);

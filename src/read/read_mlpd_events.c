@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-static uint64_t get_uleb(mlpd_cursor *c)
+static uint64_t get_uleb_slow(mlpd_cursor *c)
 {
     uint64_t v = 0;
     for (unsigned shift = 0;; shift += 7) {
@@ -40,7 +40,7 @@ static uint64_t get_uleb(mlpd_cursor *c)
     }
 }
 
-static int64_t get_sleb(mlpd_cursor *c)
+static int64_t get_sleb_slow(mlpd_cursor *c)
 {
     uint64_t v = 0;
     unsigned shift = 0;
@@ -63,6 +63,50 @@ static int64_t get_sleb(mlpd_cursor *c)
     if (shift < 64 && (b & 0x40))
         v |= ~(uint64_t)0 << shift;
     return (int64_t)v;
+}
+
+/*
+ * LEB128 values are most of an .mlpd's bytes (backtrace frames are one
+ * signed delta each). With ten bytes ahead, the longest legal value, a
+ * value of up to nine bytes is read without a bounds check per byte;
+ * anything else (the buffer's last bytes, a tenth byte, a malformed
+ * value) takes the checked path above, which gives the same value or
+ * the same error.
+ */
+static inline uint64_t get_uleb(mlpd_cursor *c)
+{
+    const uint8_t *p = c->p;
+    if (c->end - p >= 10) {
+        uint64_t v = 0;
+        for (unsigned shift = 0; shift < 63; shift += 7) {
+            uint8_t b = *p++;
+            v |= (uint64_t)(b & 0x7f) << shift;
+            if (!(b & 0x80)) {
+                c->p = p;
+                return v;
+            }
+        }
+    }
+    return get_uleb_slow(c);
+}
+
+static inline int64_t get_sleb(mlpd_cursor *c)
+{
+    const uint8_t *p = c->p;
+    if (c->end - p >= 10) {
+        uint64_t v = 0;
+        for (unsigned shift = 0; shift < 63; shift += 7) {
+            uint8_t b = *p++;
+            v |= (uint64_t)(b & 0x7f) << shift;
+            if (!(b & 0x80)) {
+                c->p = p;
+                if (b & 0x40)
+                    v |= ~(uint64_t)0 << (shift + 7);
+                return (int64_t)v;
+            }
+        }
+    }
+    return get_sleb_slow(c);
 }
 
 static uint8_t get_byte(mlpd_cursor *c)
