@@ -23,27 +23,48 @@
   });
 
   // An encoded column of n values (a short column repeats its last).
+  // Tokens below 2^30 (nearly all) are decoded with integer operations;
+  // longer ones as doubles, exact up to 2^53 as the page's values are.
   function decodeColumn(s, n) {
     const out = new Float64Array(n);
+    const len = s.length;
     let prev = 0, k = 0, i = 0;
-    while (i < s.length && k < n) {
-      let v = 0, scale = 1, c;
-      do {
+    while (i < len && k < n) {
+      let c = s.charCodeAt(i++);
+      let v = DIGIT[c], more = MORE[c];
+      for (let shift = 5; more && shift < 30 && i < len; shift += 5) {
         c = s.charCodeAt(i++);
-        v += DIGIT[c] * scale;
-        scale *= 32;
-      } while (MORE[c] && i < s.length);
-      if (v % 2 === 1) {
-        const run = (v - 1) / 2;
-        for (let r = 0; r < run && k < n; r++) out[k++] = prev;
+        v |= DIGIT[c] << shift;
+        more = MORE[c];
+      }
+      if (more) {
+        for (let scale = 1073741824; more && i < len; scale *= 32) {
+          c = s.charCodeAt(i++);
+          v += DIGIT[c] * scale;
+          more = MORE[c];
+        }
+      }
+      if (v < 1073741824) {
+        if (v & 1) {
+          const to = Math.min(n, k + (v >> 1));
+          out.fill(prev, k, to);
+          k = to;
+        } else {
+          const zz = v >> 1;
+          prev += zz & 1 ? -((zz + 1) >> 1) : zz >> 1;
+          out[k++] = prev;
+        }
+      } else if (v % 2 === 1) {
+        const to = Math.min(n, k + (v - 1) / 2);
+        out.fill(prev, k, to);
+        k = to;
       } else {
         const zz = v / 2;
-        const d = zz % 2 === 1 ? -(zz + 1) / 2 : zz / 2;
-        prev += d;
+        prev += zz % 2 === 1 ? -(zz + 1) / 2 : zz / 2;
         out[k++] = prev;
       }
     }
-    for (; k < n; k++) out[k] = prev;
+    out.fill(prev, k);
     return out;
   }
 

@@ -228,6 +228,7 @@ async function main() {
       await page.close();
       if (name === 'leak-hc' || name === 'markers-hT') await overflowCheck(browser, file, tabs);
     }
+    await columnCheck(browser);
     await markerCheck(browser);
     await timeProfileCheck(browser);
     await flameCheck(browser);
@@ -241,6 +242,46 @@ async function main() {
   }
   console.log(`${checks} checks, ${failures} failed`);
   process.exit(failures ? 1 : 0);
+}
+
+// Every value of the page's columns, decoded in the browser, equals the
+// CSV's: values near 2^51, deltas of 2^41 each way, bands that come and
+// go, long runs of one value.
+async function columnCheck(browser) {
+  const hp = path.join(tmp, 'columns.hp');
+  const lines = ['JOB "columns"', 'DATE "Wed Nov 25 12:00 2026"', 'SAMPLE_UNIT "seconds"', 'VALUE_UNIT "bytes"'];
+  // odd steps: no common factor lets the page scale the values down
+  const big = 2 ** 50, step = 2 ** 41 + 1;
+  for (let i = 0; i < 300; i++) {
+    const t = (i / 100).toFixed(2);
+    lines.push('BEGIN_SAMPLE ' + t);
+    lines.push('big\t' + (big + i * step));
+    lines.push('falling\t' + (2 ** 49 - i * (2 ** 38 + 3)));
+    if (i % 2) lines.push('flip\t' + (3 * 2 ** 45 + i));
+    if (i % 50 < 40) lines.push('steady\t' + 12345678);
+    lines.push('small\t' + i * 8);
+    lines.push('END_SAMPLE ' + t);
+  }
+  fs.writeFileSync(hp, lines.join('\n') + '\n');
+  const dir = report('columns', [], hp);
+  const csv = readCsv(path.join(dir, 'columns.csv'));
+  const { page, log } = await open(browser, path.join(dir, 'columns.html'));
+  const got = await page.evaluate(() => {
+    const r = window.heapscope.runs[0];
+    return { t: Array.from(r.t), bands: r.bands.map(b => [b.name, Array.from(b.v)]) };
+  });
+  const times = [...csv.keys()];
+  check(got.t.length === times.length, `columns: ${got.t.length} points, the CSV has ${times.length}`);
+  let bad = 0, first = '';
+  for (const [name, v] of got.bands) {
+    times.forEach((t, i) => {
+      const want = csv.get(t).get(name) || 0;
+      if (v[i] !== want && !bad++) first = `${name} at ${t} s: page ${v[i]}, CSV ${want}`;
+    });
+  }
+  check(got.bands.length === 5 && bad === 0, `columns: every value as the CSV's (${bad} differ; ${first})`);
+  check(log.errors.length === 0, 'columns: no console errors: ' + log.errors.join('; '));
+  await page.close();
 }
 
 async function markerCheck(browser) {
