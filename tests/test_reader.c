@@ -724,6 +724,7 @@ static void test_unknown_event_types(void)
     evw_declare(&w, 9, 0, "Starting GC");
     evw_declare(&w, 300, 5, "A future fixed event");
     evw_declare(&w, 301, EVW_VAR, "A future variable event");
+    evw_declare(&w, 65000, 3, "A far tag");
     evw_declare(&w, 50, 12, "Current heap size");
     evw_header_end(&w);
     evw_event(&w, 300, 1, 0);
@@ -770,6 +771,10 @@ static void test_unknown_event_types(void)
     CU_ASSERT_TRUE(hs_reader_event_type(r, 301, &size, NULL));
     CU_ASSERT_EQUAL(size, -1);
     CU_ASSERT_FALSE(hs_reader_event_type(r, 302, &size, &desc));
+    /* descriptions are kept up to the largest declared tag */
+    CU_ASSERT_TRUE(hs_reader_event_type(r, 65000, &size, &desc));
+    CU_ASSERT(size == 3 && desc.len == 9 && memcmp(desc.ptr, "A far tag", 9) == 0);
+    CU_ASSERT_FALSE(hs_reader_event_type(r, 65001, &size, &desc));
     hs_reader_free(r);
     evw_free(&w);
 }

@@ -95,7 +95,9 @@ struct hs_reader {
     uint64_t block_end;
 
     uint32_t *type_info;  /* 65536 entries */
-    char **type_desc;     /* 65536 entries, lazily set */
+    char **type_desc;     /* ndesc_slots entries, grown to the largest
+                           * declared tag (a few hundred, not 65,536) */
+    size_t ndesc_slots;
     /* The tags whose type_desc is set, so that freeing a reader costs the
      * number of declared types, not 65,536 calls to free(). */
     uint16_t *desc_tags;

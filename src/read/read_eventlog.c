@@ -30,9 +30,8 @@ hs_reader *hs_reader_new_with(const hs_allocator *alloc)
         return NULL;
     r->alloc = hs_alloc_copy(&r->alloc_store, alloc);
     r->type_info = hs_calloc(r->alloc, 65536, sizeof *r->type_info);
-    r->type_desc = hs_calloc(r->alloc, 65536, sizeof *r->type_desc);
     r->stage = hs_malloc(r->alloc, STAGE_MAX);
-    if (!r->type_info || !r->type_desc || !r->stage) {
+    if (!r->type_info || !r->stage) {
         hs_reader_free(r);
         return NULL;
     }
@@ -108,7 +107,7 @@ bool hs_reader_event_type(const hs_reader *r, uint16_t tag, int *size,
     if (size)
         *size = info - 1 == VARIABLE_SIZE ? -1 : (int)(info - 1);
     if (desc) {
-        const char *d = r->type_desc[tag];
+        const char *d = tag < r->ndesc_slots ? r->type_desc[tag] : NULL;
         desc->ptr = d ? d : "";
         desc->len = d ? strlen(d) : 0;
     }

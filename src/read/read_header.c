@@ -144,6 +144,18 @@ static int type_desc(hs_reader *r)
             r->desc_tags = t;
             r->desc_cap = cap;
         }
+        if (r->et_tag >= r->ndesc_slots) {
+            size_t n = r->ndesc_slots ? r->ndesc_slots : 256;
+            while (n <= r->et_tag)
+                n *= 2;
+            char **t = hs_realloc(r->alloc, r->type_desc, n * sizeof *t);
+            if (!t)
+                return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
+                                       "out of memory");
+            memset(t + r->ndesc_slots, 0, (n - r->ndesc_slots) * sizeof *t);
+            r->type_desc = t;
+            r->ndesc_slots = n;
+        }
         char *d = hs_malloc(r->alloc, r->desc_len + 1);
         if (!d)
             return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
