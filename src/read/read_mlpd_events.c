@@ -10,130 +10,9 @@
  * have arrived.
  */
 #include "read/read_mlpd.h"
+#include "read/read_mlpd_cursor.h"
 
 #include <string.h>
-
-static uint64_t get_uleb_slow(mlpd_cursor *c)
-{
-    uint64_t v = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        if (c->p >= c->end) {
-            if (c->status == CUR_OK)
-                c->status = CUR_SHORT;
-            return 0;
-        }
-        uint8_t b = *c->p++;
-        /* The tenth byte may only carry bit 63. */
-        if (shift == 63 && (b & 0x7e)) {
-            c->status = CUR_BAD;
-            c->what = "a LEB128 value beyond 64 bits";
-            return 0;
-        }
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return v;
-        if (shift == 63) {
-            c->status = CUR_BAD;
-            c->what = "a LEB128 value longer than 10 bytes";
-            return 0;
-        }
-    }
-}
-
-static int64_t get_sleb_slow(mlpd_cursor *c)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-    uint8_t b;
-    do {
-        if (c->p >= c->end) {
-            if (c->status == CUR_OK)
-                c->status = CUR_SHORT;
-            return 0;
-        }
-        if (shift > 63) {
-            c->status = CUR_BAD;
-            c->what = "a LEB128 value longer than 10 bytes";
-            return 0;
-        }
-        b = *c->p++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        shift += 7;
-    } while (b & 0x80);
-    if (shift < 64 && (b & 0x40))
-        v |= ~(uint64_t)0 << shift;
-    return (int64_t)v;
-}
-
-/*
- * LEB128 values are most of an .mlpd's bytes (backtrace frames are one
- * signed delta each). With ten bytes ahead, the longest legal value, a
- * value of up to nine bytes is read without a bounds check per byte;
- * anything else (the buffer's last bytes, a tenth byte, a malformed
- * value) takes the checked path above, which gives the same value or
- * the same error.
- */
-static inline uint64_t get_uleb(mlpd_cursor *c)
-{
-    const uint8_t *p = c->p;
-    if (c->end - p >= 10) {
-        uint64_t v = 0;
-        for (unsigned shift = 0; shift < 63; shift += 7) {
-            uint8_t b = *p++;
-            v |= (uint64_t)(b & 0x7f) << shift;
-            if (!(b & 0x80)) {
-                c->p = p;
-                return v;
-            }
-        }
-    }
-    return get_uleb_slow(c);
-}
-
-static inline int64_t get_sleb(mlpd_cursor *c)
-{
-    const uint8_t *p = c->p;
-    if (c->end - p >= 10) {
-        uint64_t v = 0;
-        for (unsigned shift = 0; shift < 63; shift += 7) {
-            uint8_t b = *p++;
-            v |= (uint64_t)(b & 0x7f) << shift;
-            if (!(b & 0x80)) {
-                c->p = p;
-                if (b & 0x40)
-                    v |= ~(uint64_t)0 << (shift + 7);
-                return (int64_t)v;
-            }
-        }
-    }
-    return get_sleb_slow(c);
-}
-
-static uint8_t get_byte(mlpd_cursor *c)
-{
-    if (c->p >= c->end) {
-        if (c->status == CUR_OK)
-            c->status = CUR_SHORT;
-        return 0;
-    }
-    return *c->p++;
-}
-
-/* A NUL-terminated string in place; NULL when it runs past the bytes. */
-static const char *get_str(mlpd_cursor *c)
-{
-    const uint8_t *nul = c->p < c->end ? memchr(c->p, 0, (size_t)(c->end - c->p))
-                                       : NULL;
-    if (!nul) {
-        if (c->status == CUR_OK)
-            c->status = CUR_SHORT;
-        c->p = c->end;
-        return NULL;
-    }
-    const char *s = (const char *)c->p;
-    c->p = nul + 1;
-    return s;
-}
 
 static uint64_t get_ptr(mlpd_decoder *d, mlpd_cursor *c)
 {
@@ -150,32 +29,6 @@ static uint64_t get_method(mlpd_decoder *d, mlpd_cursor *c, uint64_t *m)
 {
     *m += (uint64_t)get_sleb(c);
     return *m & d->mask;
-}
-
-static void bad(mlpd_cursor *c, const char *what)
-{
-    if (c->status == CUR_OK) {
-        c->status = CUR_BAD;
-        c->what = what;
-    }
-}
-
-/*
- * A count of elements of at least one byte each: more than the bytes left
- * cannot fit, which is a short read (the rest may still arrive) or, at the
- * buffer's end, a bad value; the caller's status check tells which.
- */
-static size_t get_count(mlpd_cursor *c)
-{
-    uint64_t n = get_uleb(c);
-    if (c->status != CUR_OK)
-        return 0;
-    if (n > (uint64_t)(c->end - c->p)) {
-        c->status = CUR_SHORT;
-        c->p = c->end;
-        return 0;
-    }
-    return (size_t)n;
 }
 
 static bool grow_u64(mlpd_decoder *d, uint64_t **arr, size_t *cap, size_t n)
