@@ -794,7 +794,12 @@ static void test_leb_values(void)
 
             /* ALLOC without backtrace: vtable and object as signed
              * deltas from the buffer's bases (0x10 and 0x1000) */
-            int64_t d = (int64_t)values[i], neg = -(int64_t)values[i];
+            /* the value and its negation as two's complement bits
+             * (-INT64_MIN is not an int64_t) */
+            uint64_t uneg = 0 - values[i];
+            int64_t d, neg;
+            memcpy(&d, &values[i], sizeof d);
+            memcpy(&neg, &uneg, sizeof neg);
             struct wr a = {0};
             w_bytes(&a, "\x00\x00", 2);
             w_sleb(&a, d);
