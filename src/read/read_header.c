@@ -135,27 +135,15 @@ static int type_desc(hs_reader *r)
 {
     int st = skip_field(r, true, ST_ET_EXTRA_LEN);
     if (st == HS_OK) {
-        if (r->ndesc == r->desc_cap) {
-            size_t cap = r->desc_cap ? r->desc_cap * 2 : 64;
-            uint16_t *t = hs_realloc(r->alloc, r->desc_tags, cap * sizeof *t);
-            if (!t)
-                return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
-                                       "out of memory");
-            r->desc_tags = t;
-            r->desc_cap = cap;
-        }
-        if (r->et_tag >= r->ndesc_slots) {
-            size_t n = r->ndesc_slots ? r->ndesc_slots : 256;
-            while (n <= r->et_tag)
-                n *= 2;
-            char **t = hs_realloc(r->alloc, r->type_desc, n * sizeof *t);
-            if (!t)
-                return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
-                                       "out of memory");
-            memset(t + r->ndesc_slots, 0, (n - r->ndesc_slots) * sizeof *t);
-            r->type_desc = t;
-            r->ndesc_slots = n;
-        }
+        size_t had = r->ndesc_slots;
+        if (!hs_grow(r->alloc, (void **)&r->desc_tags, &r->desc_cap,
+                     r->ndesc + 1, sizeof *r->desc_tags) ||
+            !hs_grow(r->alloc, (void **)&r->type_desc, &r->ndesc_slots,
+                     (size_t)r->et_tag + 1, sizeof *r->type_desc))
+            return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
+                                   "out of memory");
+        memset(r->type_desc + had, 0,
+               (r->ndesc_slots - had) * sizeof *r->type_desc);
         char *d = hs_malloc(r->alloc, r->desc_len + 1);
         if (!d)
             return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
