@@ -495,10 +495,7 @@ int hs_census_load_mlpd_fd(hs_census *c, int fd, const void *prefix,
                            size_t n, hs_error *err)
 {
     hs_input in;
-    if (hs_input_open(&in, fd, hs__census_allocator(c))) {
-        set_err(err, HS_ERR_NOMEM, "out of memory");
-        return HS_ERR_NOMEM;
-    }
+    hs_input_open(&in, fd, hs__census_allocator(c));
     int st = hs__census_load_mlpd(c, &in, prefix, n, err);
     hs_input_close(&in);
     return st;

@@ -14,12 +14,11 @@
  * the mapped walk misses the TLB and the cache on every new page). */
 #define READ_BLOCK (1u << 20)
 
-int hs_input_open(hs_input *in, int fd, const hs_allocator *alloc)
+void hs_input_open(hs_input *in, int fd, const hs_allocator *alloc)
 {
     memset(in, 0, sizeof *in);
     in->fd = fd;
     in->alloc = alloc;
-    return HS_OK;
 }
 
 /* One read() into buf after the peeked bytes, EINTR retried. */

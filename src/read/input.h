@@ -33,10 +33,10 @@ typedef struct hs_input {
 } hs_input;
 
 /*
- * Prepares to read fd from its current position. Returns HS_OK. Nothing
- * is read (or allocated) yet.
+ * Prepares to read fd from its current position. Nothing is read or
+ * allocated yet, so it cannot fail: the buffer comes with the first pull.
  */
-int hs_input_open(hs_input *in, int fd, const hs_allocator *alloc);
+void hs_input_open(hs_input *in, int fd, const hs_allocator *alloc);
 
 /*
  * The next chunk in *data / *len, valid until the next hs_input_next(),
