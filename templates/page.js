@@ -23,8 +23,9 @@
   });
 
   // An encoded column of n values (a short column repeats its last).
-  // Tokens below 2^30 (nearly all) are decoded with integer operations;
-  // longer ones as doubles, exact up to 2^53 as the page's values are.
+  // Token digits below 2^30 (nearly all) are gathered with integer
+  // operations, longer tokens as doubles, exact up to 2^53 as the page's
+  // values are.
   // Into `out` when given: one buffer for all of a run's bands, as
   // chromium takes some 10 us to allocate each typed array's own.
   function decodeColumn(s, n, out) {
@@ -39,30 +40,19 @@
         v |= DIGIT[c] << shift;
         more = MORE[c];
       }
-      if (more) {
-        for (let scale = 1073741824; more && i < len; scale *= 32) {
-          c = s.charCodeAt(i++);
-          v += DIGIT[c] * scale;
-          more = MORE[c];
-        }
+      for (let scale = 1073741824; more && i < len; scale *= 32) {
+        c = s.charCodeAt(i++);
+        v += DIGIT[c] * scale;
+        more = MORE[c];
       }
-      if (v < 1073741824) {
-        if (v & 1) {
-          const to = Math.min(n, k + (v >> 1));
-          out.fill(prev, k, to);
-          k = to;
-        } else {
-          const zz = v >> 1;
-          prev += zz & 1 ? -((zz + 1) >> 1) : zz >> 1;
-          out[k++] = prev;
-        }
-      } else if (v % 2 === 1) {
-        const to = Math.min(n, k + (v - 1) / 2);
+      // odd: a run of `half` repeats; even: a zigzag delta
+      const odd = v % 2, half = (v - odd) / 2;
+      if (odd) {
+        const to = Math.min(n, k + half);
         out.fill(prev, k, to);
         k = to;
       } else {
-        const zz = v / 2;
-        prev += zz % 2 === 1 ? -(zz + 1) / 2 : zz / 2;
+        prev += half % 2 ? -(half + 1) / 2 : half / 2;
         out[k++] = prev;
       }
     }
