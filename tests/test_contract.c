@@ -34,7 +34,7 @@ static void test_census_nomem_where(void)
     bool built = false;
     int located = 0;
     for (long n = 0; !built && n < 200000; n += n < 300 ? 1 : n / 8) {
-        tu_failing f = {n, 0};
+        tu_failing f = {n, 0, 0};
         hs_allocator a = tu_failing_allocator(&f);
         hs_census *c = hs_census_new_with(&a);
         if (!c)

@@ -775,8 +775,49 @@ static void test_unknown_event_types(void)
     CU_ASSERT_TRUE(hs_reader_event_type(r, 65000, &size, &desc));
     CU_ASSERT(size == 3 && desc.len == 9 && memcmp(desc.ptr, "A far tag", 9) == 0);
     CU_ASSERT_FALSE(hs_reader_event_type(r, 65001, &size, &desc));
+    /* declared out of order, found all the same */
+    CU_ASSERT_TRUE(hs_reader_event_type(r, 50, &size, &desc));
+    CU_ASSERT(size == 12 && desc.len == 17);
+    CU_ASSERT_TRUE(hs_reader_event_type(r, 9, &size, &desc));
+    CU_ASSERT(size == 0 && desc.len == 11 && !memcmp(desc.ptr, "Starting GC", 11));
+    CU_ASSERT_FALSE(hs_reader_event_type(r, 10, &size, &desc));
     hs_reader_free(r);
     evw_free(&w);
+}
+
+static int count_cb(void *user, const hs_event *ev)
+{
+    (void)ev;
+    ++*(size_t *)user;
+    return 0;
+}
+
+/* Reading a real log from a file takes no table of all 65,536 tags (256
+ * KiB) and no 1 MiB read buffer for a 94 KiB file: the largest request is
+ * the read buffer, the file's size and one byte. A header declaring tag
+ * 65000 still works (test_unknown_event_types): the table grows to what
+ * is declared. */
+static void test_reader_memory(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples/phases-strict-hc.eventlog",
+             tu_source_dir());
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 0, SEEK_END);
+    size_t len = (size_t)ftell(f);
+    rewind(f);
+    size_t events = 0;
+    tu_failing mem = {-1, 0, 0};
+    hs_allocator a = tu_failing_allocator(&mem);
+    hs_reader *r = hs_reader_new_with(&a);
+    CU_ASSERT_EQUAL(hs_read_fd(r, fileno(f), count_cb, &events), HS_DONE);
+    CU_ASSERT(events > 1000);
+    CU_ASSERT(mem.most == len + 1);
+    CU_ASSERT(mem.most < 256 * 1024);
+    hs_reader_free(r);
+    CU_ASSERT_EQUAL(mem.live, 0);
+    fclose(f);
 }
 
 static void test_extra_trailing_fields(void)
@@ -1383,6 +1424,8 @@ int main(void)
         {"decoding only some tags", test_decode_only},
         {"raw stacks only", test_raw_stacks},
         {"hs_read_fd on a pipe", test_read_fd_pipe},
+        {"a reader's largest allocation is its read buffer",
+         test_reader_memory},
         {"cut at every byte offset", test_cut_every_offset},
         {"bad magic and header", test_bad_magic},
         {"undeclared tag", test_undeclared_tag},

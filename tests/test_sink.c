@@ -139,7 +139,7 @@ static void test_nomem(void)
     path_of(p, sizeof p, "nomem.txt");
     bool opened = false;
     for (long n = 0; n < 20 && !opened; n++) {
-        tu_failing f = {n, 0};
+        tu_failing f = {n, 0, 0};
         hs_allocator a = tu_failing_allocator(&f);
         hs_error err;
         hs_output *o = hs_output_open_with(p, &a, &err);
@@ -166,7 +166,7 @@ static void test_nomem(void)
     unlink(p);
 
     /* a membuf with an allocator */
-    tu_failing f = {3, 0};
+    tu_failing f = {3, 0, 0};
     hs_allocator a = tu_failing_allocator(&f);
     hs_membuf m;
     hs_membuf_init(&m, &a);

@@ -444,7 +444,7 @@ static void test_allocation_failures(void)
     build_log(&w, order);
     bool finished = false;
     for (long n = 0; n < 10000 && !finished; n++) {
-        tu_failing f = {n, 0};
+        tu_failing f = {n, 0, 0};
         hs_allocator a = tu_failing_allocator(&f);
         hs_summary *s = hs_summary_new_with(&a);
         if (!s) {

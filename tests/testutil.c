@@ -103,6 +103,8 @@ static bool may_allocate(tu_failing *f)
 static void *failing_malloc(void *user, size_t n)
 {
     tu_failing *f = user;
+    if (n > f->most)
+        f->most = n;
     void *p = may_allocate(f) ? malloc(n) : NULL;
     f->live += p != NULL;
     return p;
@@ -111,6 +113,8 @@ static void *failing_malloc(void *user, size_t n)
 static void *failing_realloc(void *user, void *p, size_t n)
 {
     tu_failing *f = user;
+    if (n > f->most)
+        f->most = n;
     void *q = may_allocate(f) ? realloc(p, n) : NULL;
     f->live += q && !p;
     return q;

@@ -38,11 +38,13 @@ int tu_pipe_from(const void *data, size_t len, unsigned mul, unsigned mod,
 /*
  * An allocator for allocation-failure tests (expat's way): the first
  * `left` allocations succeed and every later one fails (left < 0: none
- * fails); `live` counts the blocks not yet freed, 0 when nothing leaked.
+ * fails); `live` counts the blocks not yet freed, 0 when nothing leaked;
+ * `most` is the largest single request, for tests of memory bounds.
  */
 typedef struct tu_failing {
     long left;
     long live;
+    size_t most;
 } tu_failing;
 hs_allocator tu_failing_allocator(tu_failing *f);
 

@@ -94,14 +94,19 @@ struct hs_reader {
     int32_t block_cap;
     uint64_t block_end;
 
-    uint32_t *type_info;  /* 65536 entries */
-    char **type_desc;     /* ndesc_slots entries, grown to the largest
-                           * declared tag (a few hundred, not 65,536) */
-    size_t ndesc_slots;
-    /* The tags whose type_desc is set, so that freeing a reader costs the
-     * number of declared types, not 65,536 calls to free(). */
-    uint16_t *desc_tags;
+    /* type_ntags entries, zeroed, grown to hold the largest declared tag:
+     * read through hs__type_info(), which answers 0 beyond them */
+    uint32_t *type_info;
+    uint32_t type_ntags;
+    /* The declared types' descriptions in the order declared, sorted by
+     * tag when the header ends (real logs declare in order already), so
+     * that they cost the number of declared types, not 65,536 slots. */
+    struct hs_type_desc {
+        uint16_t tag;
+        char *text;
+    } *descs;
     size_t ndesc, desc_cap;
+    bool descs_sorted; /* descs[] ascend by tag */
 
     uint32_t stack[256];
     uint64_t decode_mask[65536 / 64];
@@ -114,9 +119,24 @@ int hs__reader_fail(hs_reader *r, int code, uint64_t offset,
 /* One step of the header: HS_OK (state advanced), HS_NEED_INPUT or an
  * error (read_header.c). */
 int hs__reader_header_step(hs_reader *r);
+/* The description the header gave the declared type tag, or NULL
+ * (read_header.c). */
+const char *hs__type_desc(const hs_reader *r, uint16_t tag);
 /* Decodes ev's payload into its union member when the table has a layout
  * for it (read_decode.c); HS_OK or HS_ERR_MALFORMED_EVENT. */
 int hs__reader_decode(hs_reader *r, hs_event *ev);
+
+/* Sizes type_info for the tags of real logs (GHC's run below 256), so
+ * that only a header declaring larger ones makes it grow. */
+#define TYPE_INFO_START 256u
+
+/* type_info[tag], or 0 (undeclared) for a tag beyond the table. The one
+ * comparison, well predicted, is what a reader of 1 KiB instead of a
+ * 256 KiB table of all 65,536 tags costs per event. */
+static inline uint32_t hs__type_info(const hs_reader *r, uint16_t tag)
+{
+    return tag < r->type_ntags ? r->type_info[tag] : 0;
+}
 
 static inline bool hs__decodes(const hs_reader *r, uint16_t tag)
 {

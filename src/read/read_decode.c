@@ -172,7 +172,7 @@ int hs__reader_decode(hs_reader *r, hs_event *ev)
      * reverse, is another runtime's event under the same number (Mercury's
      * 39 is a variable string mapping, GHC's SPARK_STEAL a fixed u16):
      * left raw, as ghc-events leaves it unknown. */
-    bool declared_var = (r->type_info[ev->tag] & TI_SIZE) == VARIABLE_SIZE + 1;
+    bool declared_var = (hs__type_info(r, ev->tag) & TI_SIZE) == VARIABLE_SIZE + 1;
     if (d->size != HS_EVSIZE_UNKNOWN &&
         declared_var != (d->size == HS_EVSIZE_VAR))
         return HS_OK;

@@ -29,7 +29,8 @@ hs_reader *hs_reader_new_with(const hs_allocator *alloc)
     if (!r)
         return NULL;
     r->alloc = hs_alloc_copy(&r->alloc_store, alloc);
-    r->type_info = hs_calloc(r->alloc, 65536, sizeof *r->type_info);
+    r->type_info = hs_calloc(r->alloc, TYPE_INFO_START, sizeof *r->type_info);
+    r->type_ntags = TYPE_INFO_START;
     r->stage = hs_malloc(r->alloc, STAGE_MAX);
     if (!r->type_info || !r->stage) {
         hs_reader_free(r);
@@ -49,10 +50,9 @@ void hs_reader_free(hs_reader *r)
     /* The allocator lives inside r: keep a copy to free r itself with. */
     hs_allocator store;
     const hs_allocator *a = hs_alloc_copy(&store, r->alloc);
-    for (size_t i = 0; r->type_desc && i < r->ndesc; i++)
-        hs_free(a, r->type_desc[r->desc_tags[i]]);
-    hs_free(a, r->desc_tags);
-    hs_free(a, r->type_desc);
+    for (size_t i = 0; i < r->ndesc; i++)
+        hs_free(a, r->descs[i].text);
+    hs_free(a, r->descs);
     hs_free(a, r->type_info);
     hs_free(a, r->stage);
     hs_free(a, r);
@@ -61,7 +61,7 @@ void hs_reader_free(hs_reader *r)
 /* Brings TI_DECODE of every declared tag in line with the settings. */
 static void apply_decode(hs_reader *r)
 {
-    for (uint32_t t = 0; t < 65536; t++)
+    for (uint32_t t = 0; t < r->type_ntags; t++)
         if (r->type_info[t])
             r->type_info[t] = (r->type_info[t] & TI_SIZE) |
                               (hs__decodes(r, (uint16_t)t) ? TI_DECODE : 0);
@@ -101,13 +101,13 @@ const hs_error *hs_reader_error(const hs_reader *r) { return &r->err; }
 bool hs_reader_event_type(const hs_reader *r, uint16_t tag, int *size,
                           hs_str *desc)
 {
-    uint32_t info = r->type_info[tag] & TI_SIZE;
+    uint32_t info = hs__type_info(r, tag) & TI_SIZE;
     if (!info)
         return false;
     if (size)
         *size = info - 1 == VARIABLE_SIZE ? -1 : (int)(info - 1);
     if (desc) {
-        const char *d = tag < r->ndesc_slots ? r->type_desc[tag] : NULL;
+        const char *d = hs__type_desc(r, tag);
         desc->ptr = d ? d : "";
         desc->len = d ? strlen(d) : 0;
     }
@@ -175,7 +175,7 @@ static int event_step(hs_reader *r, hs_event *ev)
         r->state = ST_DONE;
         return HS_DONE;
     }
-    uint32_t info = r->type_info[tag];
+    uint32_t info = hs__type_info(r, tag);
     if (!info)
         return hs__reader_fail(
             r, HS_ERR_UNDECLARED_TAG, r->item_off,
@@ -281,7 +281,7 @@ int hs_reader_next(hs_reader *r, hs_event *ev)
         return next_general(r, ev);
     const uint8_t *p = r->in + r->in_pos;
     uint16_t tag = hs_be16(p);
-    uint32_t info = r->type_info[tag]; /* 0 for 65535 and undeclared */
+    uint32_t info = hs__type_info(r, tag); /* 0: 65535 or undeclared */
     uint32_t size1 = info & TI_SIZE;
     if (!info || tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE)
         return next_general(r, ev);
@@ -369,13 +369,14 @@ static int run_plain(hs_reader *r, hs_event_fn fn, void *user)
     const uint8_t *base = r->in, *p = base + r->in_pos;
     const uint8_t *end = base + r->in_len;
     const uint32_t *type_info = r->type_info;
+    const uint32_t ntags = r->type_ntags;
     const uint64_t block_end = r->block_end;
     uint64_t off = r->item_off, index = r->index;
     int32_t cap = r->block_cap;
     hs_event ev;
     while (end - p >= 12) {
         uint16_t tag = hs_be16(p);
-        uint32_t info = type_info[tag]; /* 0 for 65535 and undeclared */
+        uint32_t info = tag < ntags ? type_info[tag] : 0; /* 0: undeclared */
         if (!info || (info & TI_DECODE) || tag == HS_EV_BLOCK_MARKER ||
             tag == HS_EV_IPE)
             break;

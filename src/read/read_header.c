@@ -17,11 +17,46 @@
  */
 static void ghc612_quirks(hs_reader *r)
 {
-    uint32_t create = r->type_info[HS_EV_CREATE_THREAD] & TI_SIZE;
+    uint32_t create = hs__type_info(r, HS_EV_CREATE_THREAD) & TI_SIZE;
     r->wide_tid = create == 8 + 1;
-    uint32_t startup = r->type_info[HS_EV_STARTUP];
+    uint32_t startup = hs__type_info(r, HS_EV_STARTUP);
     if (r->wide_tid && (startup & TI_SIZE) == 0 + 1)
         r->type_info[HS_EV_STARTUP] = (startup & ~TI_SIZE) | (2 + 1);
+}
+
+static int by_tag(const void *a, const void *b)
+{
+    const struct hs_type_desc *x = a, *y = b;
+    return (x->tag > y->tag) - (x->tag < y->tag);
+}
+
+/* Only a hostile header declares out of order; sorting it once keeps the
+ * lookups of `events` logarithmic. Tags are unique: no ties to break. */
+static void sort_descs(hs_reader *r)
+{
+    if (!r->descs_sorted && r->ndesc > 1)
+        qsort(r->descs, r->ndesc, sizeof *r->descs, by_tag);
+    r->descs_sorted = true;
+}
+
+const char *hs__type_desc(const hs_reader *r, uint16_t tag)
+{
+    if (!r->descs_sorted) { /* a header still being read */
+        for (size_t i = 0; i < r->ndesc; i++)
+            if (r->descs[i].tag == tag)
+                return r->descs[i].text;
+        return NULL;
+    }
+    size_t lo = 0, hi = r->ndesc;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->descs[mid].tag < tag)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->ndesc && r->descs[lo].tag == tag ? r->descs[lo].text
+                                                    : NULL;
 }
 
 static int expect_magic(hs_reader *r, uint32_t magic, const char *what,
@@ -47,6 +82,7 @@ static int expect_magic(hs_reader *r, uint32_t magic, const char *what,
     if (next == ST_EVENTS) {
         r->header_done = true;
         ghc612_quirks(r);
+        sort_descs(r);
     }
     return HS_OK;
 }
@@ -112,7 +148,7 @@ static int type_fixed(hs_reader *r)
             r, HS_ERR_BAD_HEADER, r->item_off,
             "the header declares event type 65535, which is "
             "reserved for the data-end marker");
-    if (r->type_info[tag])
+    if (hs__type_info(r, tag))
         return hs__reader_fail(r, HS_ERR_BAD_HEADER, r->item_off,
                                "the header declares event type %u twice", tag);
     if (dlen > HEADER_FIELD_MAX)
@@ -120,6 +156,16 @@ static int type_fixed(hs_reader *r)
                                "event type %u has a description of %u bytes, "
                                "more than any real eventlog",
                                tag, dlen);
+    if (tag >= r->type_ntags) {
+        size_t cap = r->type_ntags;
+        if (!hs_grow(r->alloc, (void **)&r->type_info, &cap, (size_t)tag + 1,
+                     sizeof *r->type_info))
+            return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
+                                   "out of memory");
+        memset(r->type_info + r->type_ntags, 0,
+               (cap - r->type_ntags) * sizeof *r->type_info);
+        r->type_ntags = (uint32_t)cap;
+    }
     r->type_info[tag] = ((uint32_t)size + 1) |
                         (hs__decodes(r, tag) ? TI_DECODE : 0);
     r->et_tag = tag;
@@ -135,23 +181,21 @@ static int type_desc(hs_reader *r)
 {
     int st = skip_field(r, true, ST_ET_EXTRA_LEN);
     if (st == HS_OK) {
-        size_t had = r->ndesc_slots;
-        if (!hs_grow(r->alloc, (void **)&r->desc_tags, &r->desc_cap,
-                     r->ndesc + 1, sizeof *r->desc_tags) ||
-            !hs_grow(r->alloc, (void **)&r->type_desc, &r->ndesc_slots,
-                     (size_t)r->et_tag + 1, sizeof *r->type_desc))
+        if (!hs_grow(r->alloc, (void **)&r->descs, &r->desc_cap,
+                     r->ndesc + 1, sizeof *r->descs))
             return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
                                    "out of memory");
-        memset(r->type_desc + had, 0,
-               (r->ndesc_slots - had) * sizeof *r->type_desc);
         char *d = hs_malloc(r->alloc, r->desc_len + 1);
         if (!d)
             return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
                                    "out of memory");
-        r->desc_tags[r->ndesc++] = r->et_tag;
         memcpy(d, r->desc_buf, r->desc_len);
         d[r->desc_len] = 0;
-        r->type_desc[r->et_tag] = d;
+        if (r->ndesc == 0)
+            r->descs_sorted = true;
+        else if (r->et_tag < r->descs[r->ndesc - 1].tag)
+            r->descs_sorted = false;
+        r->descs[r->ndesc++] = (struct hs_type_desc){r->et_tag, d};
     }
     return st;
 }
