@@ -837,6 +837,42 @@ static void test_leb_values(void)
     }
 }
 
+/* A buffer header may claim up to 16 MiB. Fed a few bytes at a time, the
+ * reader stages the buffer as it arrives: a short file that claims the
+ * most costs about what it holds, not 16 MiB. */
+static void test_claimed_buffer_costs_what_arrives(void)
+{
+    static struct wr file; /* 512 bytes */
+    memset(&file, 0, sizeof file);
+    w_header(&file, 8);
+    struct wr body = {0};
+    w_resizes(&body, 100);
+    w_buffer(&file, 0, body.b, body.n);
+    /* the buffer's length field: the most a buffer may claim */
+    size_t len_at = file.n - body.n - 44;
+    for (int i = 0; i < 4; i++)
+        file.b[len_at + i] = (uint8_t)(HS_MLPD_MAX_BUFFER >> (8 * i));
+    for (size_t chunk = 1; chunk <= 64; chunk *= 4) {
+        tu_failing mem = {-1, 0, 0};
+        hs_allocator a = tu_failing_allocator(&mem);
+        hs_mlpd_reader *r = hs_mlpd_reader_new_with(&a);
+        CU_ASSERT_FATAL(r != NULL);
+        size_t resizes = 0;
+        for (size_t pos = 0; pos < file.n; pos += chunk) {
+            size_t k = file.n - pos < chunk ? file.n - pos : chunk;
+            hs_mlpd_reader_feed(r, file.b + pos, k);
+            hs_mlpd_event ev;
+            while (hs_mlpd_reader_next(r, &ev) == HS_EVENT)
+                resizes += ev.kind == HS_MLPD_GC_RESIZE;
+        }
+        CU_ASSERT_EQUAL(hs_mlpd_reader_finish(r), HS_TRUNCATED);
+        CU_ASSERT_EQUAL(resizes, 100);
+        CU_ASSERT(mem.most < 64 * 1024);
+        hs_mlpd_reader_free(r);
+        CU_ASSERT_EQUAL(mem.live, 0);
+    }
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -858,6 +894,8 @@ int main(void)
          test_reused_vtable_address},
         {"LEB128 values of every length, mid-buffer and at its end",
          test_leb_values},
+        {"a claimed 16 MiB buffer costs what arrives",
+         test_claimed_buffer_costs_what_arrives},
         {NULL, NULL},
     };
     return tu_main("mlpd", NULL, NULL, tests);

@@ -208,15 +208,19 @@ static bool refill(hs_mlpd_reader *r)
     return false;
 }
 
+/* Room for n bytes in stage, grown by doubling: a staged buffer grows
+ * with the bytes that arrive, so a short file that claims a 16 MiB buffer
+ * costs what it holds, not 16 MiB. */
 static bool ensure_stage(hs_mlpd_reader *r, size_t n)
 {
     if (n <= r->stage_cap)
         return true;
-    uint8_t *p = hs_realloc(r->alloc, r->stage, n);
+    size_t cap = r->stage_cap > n / 2 ? 2 * r->stage_cap : n;
+    uint8_t *p = hs_realloc(r->alloc, r->stage, cap);
     if (!p)
         return false;
     r->stage = p;
-    r->stage_cap = n;
+    r->stage_cap = cap;
     return true;
 }
 
@@ -370,7 +374,7 @@ static int buffer_header(hs_mlpd_reader *r, hs_mlpd_event *ev)
     size_t avail = r->in_len - r->in_pos;
     r->pay_staged = avail < len;
     if (r->pay_staged) {
-        if (!ensure_stage(r, len ? len : 1))
+        if (!ensure_stage(r, avail ? avail : 1))
             return hs__mlpd_fail(r, HS_ERR_NOMEM, r->pay_off, "out of memory");
         r->pay = r->stage;
         r->pay_avail = 0;
@@ -396,6 +400,11 @@ static bool stage_more(hs_mlpd_reader *r)
             size_t k = r->pay_len - r->pay_avail;
             if (k > avail)
                 k = avail;
+            if (!ensure_stage(r, r->pay_avail + k)) {
+                hs__mlpd_fail(r, HS_ERR_NOMEM, r->pay_off, "out of memory");
+                return false;
+            }
+            r->pay = r->stage;
             memcpy(r->stage + r->pay_avail, r->in + r->in_pos, k);
             r->pay_avail += k;
             r->in_pos += k;
