@@ -16,12 +16,9 @@ int hs__census_build_counted(hs_census *c, const char *name, size_t len,
     int st = hs__census_build_bytes(c, name, len, bytes);
     if (st)
         return st;
-    size_t old = c->cap_counts;
-    if (!hs_grow(c->alloc, (void **)&c->counts, &c->cap_counts, c->nentries,
-                 sizeof *c->counts))
+    if (!hs_grow_zeroed(c->alloc, (void **)&c->counts, &c->cap_counts,
+                        c->nentries, sizeof *c->counts))
         return hs__census_nomem(c);
-    if (c->cap_counts > old)
-        memset(c->counts + old, 0, (c->cap_counts - old) * sizeof *c->counts);
     /* The band's entry in the open sample: new, or the one it summed into. */
     uint32_t k = hs_intern_find(&c->str_tab, name, len);
     size_t pos = c->last[c->str_band[k]].pos;

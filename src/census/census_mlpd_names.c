@@ -14,12 +14,8 @@ int hs__mlpd_lookup(struct loader *l, ptr_map *m, uint64_t p, void **arr,
 {
     if (!hs__ptr_map_put(m, p, idx, added))
         return HS_ERR_NOMEM;
-    if (*added) {
-        size_t old = *cap;
-        if (!hs_grow(l->a, arr, cap, (size_t)*idx + 1, size))
-            return HS_ERR_NOMEM;
-        memset((char *)*arr + old * size, 0, (*cap - old) * size);
-    }
+    if (*added && !hs_grow_zeroed(l->a, arr, cap, (size_t)*idx + 1, size))
+        return HS_ERR_NOMEM;
     return HS_OK;
 }
 

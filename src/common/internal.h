@@ -85,6 +85,9 @@ const hs_allocator *hs_alloc_copy(hs_allocator *store,
  */
 bool hs_grow(const hs_allocator *a, void **ptr, size_t *cap, size_t need,
              size_t size);
+/* hs_grow(), with the elements it adds set to zero bytes. */
+bool hs_grow_zeroed(const hs_allocator *a, void **ptr, size_t *cap,
+                    size_t need, size_t size);
 
 /*
  * An arena: allocations that never move and are all freed together, so

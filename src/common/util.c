@@ -16,8 +16,8 @@ void *hs_calloc(const hs_allocator *a, size_t n, size_t size)
     if (size && n > SIZE_MAX / size)
         return NULL;
     /* The C library's calloc skips the clearing when its memory comes
-     * fresh from the kernel, as large blocks do: the reader's 256 KiB
-     * table of event types then costs only the pages it touches. */
+     * fresh from the kernel, as large blocks do: they then cost only the
+     * pages that are touched. */
     if (!a)
         return calloc(n, size);
     void *p = hs_malloc(a, n * size);
@@ -66,6 +66,17 @@ bool hs_grow(const hs_allocator *a, void **ptr, size_t *cap, size_t need,
         return false;
     *ptr = p;
     *cap = ncap;
+    return true;
+}
+
+bool hs_grow_zeroed(const hs_allocator *a, void **ptr, size_t *cap,
+                    size_t need, size_t size)
+{
+    size_t old = *cap;
+    if (!hs_grow(a, ptr, cap, need, size))
+        return false;
+    if (*cap > old)
+        memset((char *)*ptr + old * size, 0, (*cap - old) * size);
     return true;
 }
 

@@ -97,16 +97,15 @@ struct hs_reader {
     /* type_ntags entries, zeroed, grown to hold the largest declared tag:
      * read through hs__type_info(), which answers 0 beyond them */
     uint32_t *type_info;
-    uint32_t type_ntags;
+    size_t type_ntags;
     /* The declared types' descriptions in the order declared, sorted by
-     * tag when the header ends (real logs declare in order already), so
-     * that they cost the number of declared types, not 65,536 slots. */
+     * tag when the header ends, so that they cost the number of declared
+     * types, not 65,536 slots. */
     struct hs_type_desc {
         uint16_t tag;
         char *text;
     } *descs;
     size_t ndesc, desc_cap;
-    bool descs_sorted; /* descs[] ascend by tag */
 
     uint32_t stack[256];
     uint64_t decode_mask[65536 / 64];

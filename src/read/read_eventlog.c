@@ -369,7 +369,7 @@ static int run_plain(hs_reader *r, hs_event_fn fn, void *user)
     const uint8_t *base = r->in, *p = base + r->in_pos;
     const uint8_t *end = base + r->in_len;
     const uint32_t *type_info = r->type_info;
-    const uint32_t ntags = r->type_ntags;
+    const size_t ntags = r->type_ntags;
     const uint64_t block_end = r->block_end;
     uint64_t off = r->item_off, index = r->index;
     int32_t cap = r->block_cap;

@@ -30,33 +30,19 @@ static int by_tag(const void *a, const void *b)
     return (x->tag > y->tag) - (x->tag < y->tag);
 }
 
-/* Only a hostile header declares out of order; sorting it once keeps the
- * lookups of `events` logarithmic. Tags are unique: no ties to break. */
-static void sort_descs(hs_reader *r)
-{
-    if (!r->descs_sorted && r->ndesc > 1)
-        qsort(r->descs, r->ndesc, sizeof *r->descs, by_tag);
-    r->descs_sorted = true;
-}
-
 const char *hs__type_desc(const hs_reader *r, uint16_t tag)
 {
-    if (!r->descs_sorted) { /* a header still being read */
+    if (!r->header_done) { /* still in declaration order */
         for (size_t i = 0; i < r->ndesc; i++)
             if (r->descs[i].tag == tag)
                 return r->descs[i].text;
         return NULL;
     }
-    size_t lo = 0, hi = r->ndesc;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->descs[mid].tag < tag)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < r->ndesc && r->descs[lo].tag == tag ? r->descs[lo].text
-                                                    : NULL;
+    struct hs_type_desc key = {tag, NULL};
+    const struct hs_type_desc *d =
+        r->ndesc ? bsearch(&key, r->descs, r->ndesc, sizeof *r->descs, by_tag)
+                 : NULL;
+    return d ? d->text : NULL;
 }
 
 static int expect_magic(hs_reader *r, uint32_t magic, const char *what,
@@ -82,7 +68,10 @@ static int expect_magic(hs_reader *r, uint32_t magic, const char *what,
     if (next == ST_EVENTS) {
         r->header_done = true;
         ghc612_quirks(r);
-        sort_descs(r);
+        /* once, so that the lookups of `events` are logarithmic; tags
+         * are unique, so there are no ties to break */
+        if (r->ndesc > 1)
+            qsort(r->descs, r->ndesc, sizeof *r->descs, by_tag);
     }
     return HS_OK;
 }
@@ -156,16 +145,9 @@ static int type_fixed(hs_reader *r)
                                "event type %u has a description of %u bytes, "
                                "more than any real eventlog",
                                tag, dlen);
-    if (tag >= r->type_ntags) {
-        size_t cap = r->type_ntags;
-        if (!hs_grow(r->alloc, (void **)&r->type_info, &cap, (size_t)tag + 1,
-                     sizeof *r->type_info))
-            return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off,
-                                   "out of memory");
-        memset(r->type_info + r->type_ntags, 0,
-               (cap - r->type_ntags) * sizeof *r->type_info);
-        r->type_ntags = (uint32_t)cap;
-    }
+    if (!hs_grow_zeroed(r->alloc, (void **)&r->type_info, &r->type_ntags,
+                        (size_t)tag + 1, sizeof *r->type_info))
+        return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off, "out of memory");
     r->type_info[tag] = ((uint32_t)size + 1) |
                         (hs__decodes(r, tag) ? TI_DECODE : 0);
     r->et_tag = tag;
@@ -191,10 +173,6 @@ static int type_desc(hs_reader *r)
                                    "out of memory");
         memcpy(d, r->desc_buf, r->desc_len);
         d[r->desc_len] = 0;
-        if (r->ndesc == 0)
-            r->descs_sorted = true;
-        else if (r->et_tag < r->descs[r->ndesc - 1].tag)
-            r->descs_sorted = false;
         r->descs[r->ndesc++] = (struct hs_type_desc){r->et_tag, d};
     }
     return st;

@@ -11,25 +11,11 @@ bool summary_in_window(const hs_summary *s, uint64_t t)
     return t >= s->from && t <= s->to;
 }
 
-/* Grows a zero-filled array of `size`-byte elements to hold index i. */
-static bool grow_zeroed(const hs_allocator *a, void **p, size_t *n,
-                        size_t i, size_t size)
-{
-    size_t cap = *n;
-    if (i < cap)
-        return true;
-    if (!hs_grow(a, p, &cap, i + 1, size))
-        return false;
-    memset((char *)*p + *n * size, 0, (cap - *n) * size);
-    *n = cap;
-    return true;
-}
-
 capstate *summary_cap_of(hs_summary *s, int32_t cap)
 {
     size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
-    if (!grow_zeroed(s->alloc, (void **)&s->caps, &s->ncaps_alloc, slot,
-                     sizeof *s->caps))
+    if (!hs_grow_zeroed(s->alloc, (void **)&s->caps, &s->ncaps_alloc,
+                        slot + 1, sizeof *s->caps))
         return NULL;
     capstate *c = s->caps[slot];
     if (!c) {
@@ -49,8 +35,8 @@ capstate *summary_cap_of(hs_summary *s, int32_t cap)
 
 static hs_summary_gen *gen_of(hs_summary *s, uint16_t g)
 {
-    if (!grow_zeroed(s->alloc, (void **)&s->gens, &s->ngens_alloc, g,
-                     sizeof *s->gens))
+    if (!hs_grow_zeroed(s->alloc, (void **)&s->gens, &s->ngens_alloc,
+                        (size_t)g + 1, sizeof *s->gens))
         return NULL;
     if (!s->any_gen || g > s->max_gen_seen)
         s->max_gen_seen = g;
@@ -172,8 +158,8 @@ static int finish_gens(hs_summary *s, hs_summary_stats *st)
 {
     uint32_t ngens = s->info_gens ? s->info_gens
                      : s->any_gen ? s->max_gen_seen + 1u : 0;
-    if (ngens && !grow_zeroed(s->alloc, (void **)&s->gens, &s->ngens_alloc,
-                              ngens - 1, sizeof *s->gens))
+    if (!hs_grow_zeroed(s->alloc, (void **)&s->gens, &s->ngens_alloc, ngens,
+                        sizeof *s->gens))
         return HS_ERR_NOMEM;
     if (s->any_gen && s->max_gen_seen + 1u > ngens)
         ngens = s->max_gen_seen + 1u;
