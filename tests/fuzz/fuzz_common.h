@@ -23,8 +23,9 @@ int mem_fd(const void *data, size_t len);
 hs_census *load_bytes(const void *data, size_t len, int *status);
 /* Traps unless a and b hold the same samples, times, totals and bands. */
 void same_census(const hs_census *a, const hs_census *b);
-/* Renders into m (initialised here; the caller frees it) and checks the
- * status is one a renderer may return; returns it. */
+/* Renders into m (initialised here; the caller frees it), or with m NULL
+ * into a sink that only counts, and checks the status is one a renderer
+ * may return and that "no data" wrote nothing; returns it. */
 int render(const hs_census *c, render_fn fn, const void *opt, hs_membuf *m);
 /* hp(load(hp(c))) == hp(c). */
 void hp_round_trip(const hs_census *c);

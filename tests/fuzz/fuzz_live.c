@@ -379,9 +379,7 @@ static void snapshot(run *r)
     }
     hs_membuf_free(&gc);
     if (r->mode & 16) {
-        memset(&b, 0, sizeof b);
-        render(c, render_csv_long, NULL, &b);
-        hs_membuf_free(&b);
+        render(c, render_csv_long, NULL, NULL);
     }
     if (r->via == VIA_SOCKET && r->src && !r->source_done) {
         /* watch --census-every: the request reaches the program whole. */

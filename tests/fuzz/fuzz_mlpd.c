@@ -150,9 +150,7 @@ static void load_all(const uint8_t *data, size_t size)
             if (ms && hs_census_sample_count(c) && !w)
                 CHECK(ms->heap_shots >= hs_census_sample_count(c));
             hs_folded_options fo = {HS_FOLDED_ALLOC, HS_WEIGHT_COUNT, false};
-            hs_membuf m;
-            render(c, (render_fn)hs_render_folded, &fo, &m);
-            hs_membuf_free(&m);
+            render(c, (render_fn)hs_render_folded, &fo, NULL);
             render_all(c, false);
         } else {
             CHECK(err.code == st);
