@@ -346,8 +346,8 @@ static void f_free(void *u, void *p)
     free(p);
 }
 
-static int load_with(const char *name, const hs_allocator *a,
-                     hs_census **out)
+static int load_as(const char *name, const hs_allocator *a,
+                   hs_mlpd_samples mode, hs_census **out)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/mono/%s", tu_samples_dir(), name);
@@ -360,36 +360,58 @@ static int load_with(const char *name, const hs_allocator *a,
         fclose(f);
         return HS_ERR_NOMEM;
     }
-    hs_error err;
-    int st = hs_census_load_fd(c, fileno(f), &err);
-    fclose(f);
     *out = c;
+    int st = hs_census_set_mlpd_options(c, HS_MLPD_BY_CLASS, mode, 0);
+    if (st < 0) {
+        fclose(f);
+        return st;
+    }
+    hs_error err;
+    st = hs_census_load_fd(c, fileno(f), &err);
+    fclose(f);
     return st;
 }
 
-static void test_allocation_failures(void)
+static int load_with(const char *name, const hs_allocator *a,
+                     hs_census **out)
+{
+    return load_as(name, a, HS_MLPD_SAMPLES_HEAP, out);
+}
+
+/* Fails every allocation of one load in turn (one in total / 600 + 1):
+ * each must end in HS_ERR_NOMEM. */
+static void sweep_failures(const char *name, hs_mlpd_samples mode)
 {
     /* count the allocations of one load (left never reaches 0) */
     struct failing count = {-1, 0};
     hs_allocator a = {f_malloc, f_realloc, f_free, &count};
     hs_census *c;
-    CU_ASSERT_EQUAL(load_with("leak-ondemand-zip.mlpd.gz", &a, &c), HS_OK);
+    CU_ASSERT_EQUAL(load_as(name, &a, mode, &c), HS_OK);
+    if (mode == HS_MLPD_SAMPLES_ALLOC)
+        CU_ASSERT(hs_census_sample_count(c) > 1);
     hs_census_free(c);
     long total = -1 - count.left;
     CU_ASSERT(total > 10);
     int wrong = 0;
-    long step = total / 150 + 1;
+    long step = total / 600 + 1;
     for (long n = 0; n < total; n += step) {
         struct failing f = {n, 0};
         a.user = &f;
-        int st = load_with("leak-ondemand-zip.mlpd.gz", &a, &c);
+        int st = load_as(name, &a, mode, &c);
         if (st != HS_ERR_NOMEM) {
             wrong++;
-            printf("\nallocation %ld failing: status %d\n", n, st);
+            printf("\n%s: allocation %ld failing: status %d\n", name, n, st);
         }
         hs_census_free(c);
     }
     CU_ASSERT_EQUAL(wrong, 0);
+}
+
+static void test_allocation_failures(void)
+{
+    sweep_failures("leak-ondemand-zip.mlpd.gz", HS_MLPD_SAMPLES_HEAP);
+    /* allocation intervals: the samples' array is reserved at once */
+    sweep_failures("sites-alloc-zip.mlpd.gz", HS_MLPD_SAMPLES_ALLOC);
 }
 
 static void test_census_of_shots(void)

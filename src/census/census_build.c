@@ -28,6 +28,18 @@ int hs__census_build_sample_begin(hs_census *c, uint64_t time_ns)
     return st ? st : hs__census_open_sample(c, time_ns);
 }
 
+int hs__census_build_reserve(hs_census *c, size_t n)
+{
+    int st = usable(c);
+    if (st)
+        return st;
+    if (n > SIZE_MAX - c->nsamples ||
+        !hs_grow(c->alloc, (void **)&c->samples, &c->cap_samples,
+                 c->nsamples + n, sizeof *c->samples))
+        return hs__census_nomem(c);
+    return HS_OK;
+}
+
 int hs__census_build_bytes(hs_census *c, const char *name, size_t len,
                            uint64_t bytes)
 {

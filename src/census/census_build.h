@@ -25,6 +25,11 @@ int hs__census_build_begin(hs_census *c, hs_source_kind source);
  * warns that it did. An open sample is closed first. */
 int hs__census_build_sample_begin(hs_census *c, uint64_t time_ns);
 
+/* Room for n more samples: a builder that knows how many it will open
+ * (the .mlpd allocation intervals, up to 131,072) grows the array once
+ * instead of at every doubling. */
+int hs__census_build_reserve(hs_census *c, size_t n);
+
 /*
  * Adds bytes to the band named name[0 .. len) (any bytes; a band is its
  * exact name) in the open sample, opening one at time 0 when none is;

@@ -179,6 +179,8 @@ static int build_alloc_samples(hs_census *c, struct hs_census_mlpd *m)
     struct cell *cells = hs_calloc(a, n + 1, sizeof *cells);
     size_t *start = hs_calloc(a, (size_t)last + 2, sizeof *start);
     int st = cells && start ? HS_OK : HS_ERR_NOMEM;
+    if (!st && n)
+        st = hs__census_build_reserve(c, (size_t)last + 1);
     /* A counting sort of the cells by interval. */
     for (size_t i = 0; !st && i < n; i++)
         start[((const uint64_t *)m->buckets.keys[i].ptr)[0] / factor + 1]++;
