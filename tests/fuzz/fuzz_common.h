@@ -27,6 +27,8 @@ void same_census(const hs_census *a, const hs_census *b);
  * into a sink that only counts, and checks the status is one a renderer
  * may return and that "no data" wrote nothing; returns it. */
 int render(const hs_census *c, render_fn fn, const void *opt, hs_membuf *m);
+/* A sink's write that only adds len to the size_t at ctx. */
+int count_write(void *ctx, const void *data, size_t len);
 /* hp(load(hp(c))) == hp(c). */
 void hp_round_trip(const hs_census *c);
 /* Every CSV layout, every folded weight and source, and with chart a
