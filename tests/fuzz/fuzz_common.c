@@ -146,18 +146,26 @@ void hp_round_trip(const hs_census *c)
     hs_membuf_free(&first);
 }
 
-void render_all(const hs_census *c, bool chart)
+void render_csv_layout(const hs_census *c, hs_csv_layout layout)
 {
-    for (int layout = HS_CSV_LONG; layout <= HS_CSV_WIDE; layout++) {
-        hs_csv_layout l = (hs_csv_layout)layout;
-        render(c, render_csv, &l, NULL);
-    }
+    render(c, render_csv, &layout, NULL);
+}
+
+void render_folded_all(const hs_census *c)
+{
     for (int w = HS_WEIGHT_PEAK; w <= HS_WEIGHT_LAST; w++) {
         hs_folded_options fo = {HS_FOLDED_HEAP, (hs_folded_weight)w, false};
         render(c, render_folded, &fo, NULL);
     }
     hs_folded_options ft = {HS_FOLDED_TIME, HS_WEIGHT_PEAK, true};
     render(c, render_folded, &ft, NULL);
+}
+
+void render_all(const hs_census *c, bool chart)
+{
+    render_csv_layout(c, HS_CSV_LONG);
+    render_csv_layout(c, HS_CSV_WIDE);
+    render_folded_all(c);
     if (chart && hs_chart_available()) {
         hs_chart_options co;
         hs_chart_options_init(&co);

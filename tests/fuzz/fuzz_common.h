@@ -31,6 +31,9 @@ int render(const hs_census *c, render_fn fn, const void *opt, hs_membuf *m);
 int count_write(void *ctx, const void *data, size_t len);
 /* hp(load(hp(c))) == hp(c). */
 void hp_round_trip(const hs_census *c);
+/* The CSV in one layout; every folded weight of heap and time. */
+void render_csv_layout(const hs_census *c, hs_csv_layout layout);
+void render_folded_all(const hs_census *c);
 /* Every CSV layout, every folded weight and source, and with chart a
  * small SVG chart. */
 void render_all(const hs_census *c, bool chart);
