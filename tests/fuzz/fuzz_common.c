@@ -161,18 +161,22 @@ void render_folded_all(const hs_census *c)
     render(c, render_folded, &ft, NULL);
 }
 
-void render_all(const hs_census *c, bool chart)
+void render_all(const hs_census *c)
 {
     render_csv_layout(c, HS_CSV_LONG);
     render_csv_layout(c, HS_CSV_WIDE);
     render_folded_all(c);
-    if (chart && hs_chart_available()) {
-        hs_chart_options co;
-        hs_chart_options_init(&co);
-        co.format = HS_CHART_SVG;
-        co.width = 320;
-        co.height = 200;
-        render(c, render_chart, &co, NULL);
-    }
 }
 
+void render_small_chart(const hs_census *c, unsigned width,
+                        unsigned height)
+{
+    if (!hs_chart_available())
+        return;
+    hs_chart_options co;
+    hs_chart_options_init(&co);
+    co.format = HS_CHART_SVG;
+    co.width = width;
+    co.height = height;
+    render(c, render_chart, &co, NULL);
+}

@@ -34,8 +34,10 @@ void hp_round_trip(const hs_census *c);
 /* The CSV in one layout; every folded weight of heap and time. */
 void render_csv_layout(const hs_census *c, hs_csv_layout layout);
 void render_folded_all(const hs_census *c);
-/* Every CSV layout, every folded weight and source, and with chart a
- * small SVG chart. */
-void render_all(const hs_census *c, bool chart);
+/* Every CSV layout, every folded weight and source. */
+void render_all(const hs_census *c);
+/* An SVG chart of width x height points (160 to 20,000 each). */
+void render_small_chart(const hs_census *c, unsigned width,
+                        unsigned height);
 
 #endif

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(err.code == st_file);
     }
     if (by_fd) {
-        render_all(by_fd, false);
+        render_all(by_fd);
         hp_round_trip(by_fd);
     }
     hs_census_free(by_file);

@@ -16,8 +16,11 @@
  *  - every renderer returns a status from its documented set and never
  *    writes a partial output without saying so.
  *
- * Mode bit 0: also render a small chart (cairo is slow; most inputs skip
- * it). Bits 1-4: the chunk size (1-16) of the fed path.
+ * Mode bit 0: also render a small SVG chart, bits 5-6 picking its size
+ * from the smallest the renderer takes up to 320 x 200 (cairo writing the
+ * SVG is most of what a chart costs, and that grows with the width; small
+ * sides also try the legend's and the axes' cramped layouts). Bits 1-4:
+ * the chunk size (1-16) of the fed path.
  */
 #include "fuzz_common.h"
 
@@ -96,7 +99,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!c)
         return 0;
     CHECK(st == HS_OK || st == HS_TRUNCATED);
-    render_all(c, mode & 1);
+    render_all(c);
+    if (mode & 1) {
+        static const unsigned sides[4][2] = {
+            {320, 200}, {160, 160}, {200, 160}, {160, 320}};
+        const unsigned *wh = sides[(mode >> 5) & 3];
+        render_small_chart(c, wh[0], wh[1]);
+    }
     hp_round_trip(c);
 
     /* The same bytes fed as events: the same census, and a summary. */
