@@ -154,6 +154,16 @@ static uint64_t bytes_of(size_t i, unsigned b)
     return 1000 * (b + 1) + (i * 37 + b * 11) % 97;
 }
 
+/* Band b's largest bytes over samples 0 .. n-1. */
+static uint64_t peak_of(size_t n, unsigned b)
+{
+    uint64_t peak = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bytes_of(i, b) > peak)
+            peak = bytes_of(i, b);
+    return peak;
+}
+
 static uint8_t *synthetic(size_t n, const char *label2, size_t *len)
 {
     evw w;
@@ -207,15 +217,52 @@ static void test_compaction_keeps_maxima(void)
     /* The peaks survive. */
     hs_band_stats st[3];
     CU_ASSERT_EQUAL(hs_census_band_stats(c, st), HS_OK);
-    for (unsigned b = 0; b < 3; b++) {
-        uint64_t peak = 0;
-        for (size_t i = 0; i < n; i++)
-            if (bytes_of(i, b) > peak)
-                peak = bytes_of(i, b);
-        CU_ASSERT_EQUAL(st[b].peak_bytes, peak);
-    }
+    for (unsigned b = 0; b < 3; b++)
+        CU_ASSERT_EQUAL(st[b].peak_bytes, peak_of(n, b));
     hs_live_free(l);
     free(data);
+}
+
+/* A biographical profile (-hb): every census written at exit, each
+ * sample at its own time; with SAMPLE_END or, as the fuzzer found,
+ * without. Either way --max-samples bounds the census at every chunk. */
+static void test_compaction_bounds_biographical(void)
+{
+    for (int ends = 0; ends < 2; ends++) {
+        evw w;
+        evw_start_ghc92(&w);
+        evw_heap_prof_begin(&w, 0, 1000000, HS_BREAKDOWN_BIOGRAPHY);
+        const size_t n = 200;
+        const uint64_t exit_t = (n + 1) * 1000000;
+        for (size_t i = 0; i < n; i++) {
+            evw_bio_sample_begin(&w, exit_t, i, (i + 1) * 1000000);
+            evw_sample_string(&w, exit_t, bytes_of(i, 0), "lag");
+            evw_sample_string(&w, exit_t, bytes_of(i, 1), "use");
+            if (ends)
+                evw_sample_end(&w, exit_t, i);
+        }
+        evw_data_end(&w);
+        hs_live *l = hs_live_new();
+        hs_live_set_compaction(l, 8, 2);
+        size_t most = 0;
+        int st = HS_OK;
+        for (size_t off = 0; off < w.len && st == HS_OK; off += 13) {
+            size_t k = w.len - off < 13 ? w.len - off : 13;
+            st = hs_live_feed(l, w.data + off, k);
+            size_t ns = hs_census_sample_count(hs_live_census(l));
+            if (ns > most)
+                most = ns;
+        }
+        CU_ASSERT_EQUAL(st, HS_DONE);
+        CU_ASSERT(most <= 8 + 1); /* the bound, and the sample open */
+        CU_ASSERT_EQUAL(hs_live_finish(l), HS_DONE);
+        hs_band_stats bs[2];
+        CU_ASSERT_EQUAL(hs_census_band_stats(hs_live_census(l), bs), HS_OK);
+        for (unsigned b = 0; b < 2; b++)
+            CU_ASSERT_EQUAL(bs[b].peak_bytes, peak_of(n, b));
+        hs_live_free(l);
+        free(w.data);
+    }
 }
 
 static void test_no_compaction_by_default(void)
@@ -296,6 +343,8 @@ int main(void)
         {"truncated and malformed streams", test_truncated_and_malformed},
         {"compaction keeps each band's maximum", test_compaction_keeps_maxima},
         {"no compaction unless asked", test_no_compaction_by_default},
+        {"compaction bounds a biographical profile",
+         test_compaction_bounds_biographical},
         {"Prometheus and JSON escape band names",
          test_prometheus_escapes_labels},
         {"requestHeapCensus bytes", test_census_request_bytes},

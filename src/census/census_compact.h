@@ -37,9 +37,10 @@ int hs__census_compact(hs_census *c, hs_census_compaction *st,
                        size_t max_samples, size_t keep_recent);
 
 /*
- * hs__census_compact() just before a SAMPLE_BEGIN is added: the sample
- * before it is complete then even when the log never closes one (GHC
- * 8.2/8.4 write no SAMPLE_END), and the BEGIN opens the next at once.
+ * hs__census_compact() just before a SAMPLE_BEGIN (or a biographical
+ * one) is added: the sample before it is complete then even when the log
+ * never closes one (GHC 8.2/8.4 write no SAMPLE_END), and the BEGIN opens
+ * the next at once.
  */
 int hs__census_compact_at_begin(hs_census *c, hs_census_compaction *st,
                                 size_t max_samples, size_t keep_recent);

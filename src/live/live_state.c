@@ -102,12 +102,17 @@ static int fail(hs_live *l, const hs_error *e)
  * (GHC 8.2/8.4 write no SAMPLE_END). Compaction runs only then, between
  * samples, never under an open one: at both edges, since a log without
  * SAMPLE_END has no other, and compacting only at SAMPLE_END let such a
- * census grow with the run whatever --max-samples said. */
+ * census grow with the run whatever --max-samples said. A biographical
+ * census (HEAP_BIO_PROF_SAMPLE_BEGIN) opens a sample as the other
+ * BEGIN does; passing it over let a -hb stream without SAMPLE_END add
+ * samples past the bound (found by fuzz_live). */
 static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
 {
     size_t n = hs_census_sample_count(l->census);
-    if (before ? ev->tag != HS_EV_HEAP_PROF_SAMPLE_BEGIN
-               : ev->tag != HS_EV_HEAP_PROF_SAMPLE_END)
+    bool edge = before ? ev->tag == HS_EV_HEAP_PROF_SAMPLE_BEGIN ||
+                             ev->tag == HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN
+                       : ev->tag == HS_EV_HEAP_PROF_SAMPLE_END;
+    if (!edge)
         return HS_OK;
     l->complete_samples = n;
     if (before && !ev->known) /* the census will not open a sample */
