@@ -181,12 +181,6 @@ static void write_all(int fd, const uint8_t *p, size_t n)
     }
 }
 
-static int render_csv_long(const hs_census *c, hs_sink *out, const void *opt)
-{
-    (void)opt;
-    return hs_render_csv(c, out, HS_CSV_LONG);
-}
-
 /* The texts a live page shows of the census and the summary: the GC
  * summary's JSON, the page's data document and the CSV. */
 static void render_census(run *r, const hs_census *c)
@@ -212,7 +206,7 @@ static void render_census(run *r, const hs_census *c)
             check_json(b);
     }
     if (r->mode & 16)
-        render(c, render_csv_long, NULL, NULL);
+        render_csv_layout(c, HS_CSV_LONG);
 }
 
 static void snapshot(run *r, bool last)
