@@ -12,7 +12,10 @@
  * Then (bit 5) the bytes load into a census by class and by assembly,
  * heap shots and allocation intervals, and every renderer draws it: the
  * folded stacks of each census, the CSV in both layouts over the three
- * censuses (bit 7 says which census gets which layout).
+ * censuses (bit 7 says which census gets which layout); the GC summary
+ * (its JSON checked as JSON) and the report page of one census (bit 7:
+ * by class or by namespace), that census against itself, and the two
+ * heap-shot censuses against each other (fuzz_report.c).
  *
  * Build: CC=clang meson setup build-fuzz -Dfuzz=true
  *        -Db_sanitize=address,undefined -Db_lundef=false
@@ -23,6 +26,7 @@
  *       -max_len=70000 /tmp/mcorpus /tmp/mseeds
  */
 #include "fuzz_common.h"
+#include "fuzz_report.h"
 #include "../mlpdhash.h"
 #include "../evhash.h"
 
@@ -129,8 +133,27 @@ static uint8_t *gzip(const uint8_t *data, size_t size, size_t *out_len)
     return out;
 }
 
-static void load_all(const uint8_t *data, size_t size, unsigned flip)
+/* The GC summary as text (counted) and JSON (checked as JSON), the
+ * report page with that JSON as its GC tab, and c against itself. */
+static void report(const hs_census *c, unsigned flags)
 {
+    size_t counted = 0;
+    hs_sink cs = {count_write, &counted};
+    int st = hs_mlpd_summary_text(c, &cs);
+    hs_membuf gc;
+    memset(&gc, 0, sizeof gc);
+    hs_sink s = hs_membuf_sink(&gc);
+    int js = hs_mlpd_summary_json(c, "fuzz\"</script>", &s);
+    check_summary_pair(st, counted, js, &gc);
+    check_page(c, js == HS_OK ? gc.data : NULL, flags & 0x1f);
+    hs_membuf_free(&gc);
+    check_self_diff(c, flags & 7);
+}
+
+static void load_all(const uint8_t *data, size_t size, unsigned mode)
+{
+    unsigned flip = mode >> 7;
+    hs_census *heap[2] = {NULL, NULL}; /* by class, by namespace */
     static const struct { hs_mlpd_group by; hs_mlpd_samples s; } ways[] = {
         {HS_MLPD_BY_CLASS, HS_MLPD_SAMPLES_HEAP},
         {HS_MLPD_BY_ASSEMBLY, HS_MLPD_SAMPLES_ALLOC},
@@ -142,7 +165,7 @@ static void load_all(const uint8_t *data, size_t size, unsigned flip)
         int fd = mem_fd(data, size);
         if (fd < 0) {
             hs_census_free(c);
-            return;
+            break;
         }
         hs_error err;
         int st = hs_census_load_fd(c, fd, &err);
@@ -159,11 +182,23 @@ static void load_all(const uint8_t *data, size_t size, unsigned flip)
              * three was half the target's time. */
             render_csv_layout(c, (hs_csv_layout)((w + flip) % 2));
             render_folded_all(c);
+            /* the page and the summary of one census per input */
+            if (w == 2 * flip)
+                report(c, mode);
+            if (ways[w].s == HS_MLPD_SAMPLES_HEAP) {
+                heap[w / 2] = c;
+                continue;
+            }
         } else {
             CHECK(err.code == st);
         }
         hs_census_free(c);
     }
+    /* the same heap shots grouped two ways: names new and gone */
+    if (heap[0] && heap[1])
+        check_diff(heap[flip], heap[!flip], mode & 7);
+    hs_census_free(heap[0]);
+    hs_census_free(heap[1]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -191,7 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         same(&whole, &rnd);
     }
     if (mode & 0x20)
-        load_all(data, size, mode >> 7);
+        load_all(data, size, mode);
     free(zipped);
     return 0;
 }

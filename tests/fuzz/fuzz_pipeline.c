@@ -14,15 +14,25 @@
  *    rendered from the census loads without error, and rendering that
  *    census again gives the same bytes;
  *  - every renderer returns a status from its documented set and never
- *    writes a partial output without saying so.
+ *    writes a partial output without saying so;
+ *  - the GC summary's JSON, the page's data document and the diff's JSON
+ *    are JSON; the report page embeds its data as it is and keeps every
+ *    name out of its markup (fuzz_report.c);
+ *  - a run compared with itself changes nothing, and compared with a
+ *    prefix of itself (a run cut short) its bands are new, gone or in both
+ *    as their members say, in the diff's order.
  *
  * Mode bit 0: also render a small SVG chart, bits 5-6 picking its size
  * from the smallest the renderer takes up to 320 x 200 (cairo writing the
  * SVG is most of what a chart costs, and that grows with the width; small
  * sides also try the legend's and the axes' cramped layouts). Bits 1-4:
- * the chunk size (1-16) of the fed path.
+ * the chunk size (1-16) of the fed path and where the prefix ends. Bits
+ * 5-7 pick the page's and the diffs' options; with bits 0 and 7 both set
+ * the prefix diff draws its chart, and with bits 5 and 6 set as well the
+ * page has its inline chart.
  */
 #include "fuzz_common.h"
+#include "fuzz_report.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -73,17 +83,18 @@ static hs_census *feed_events(const uint8_t *data, size_t size, size_t chunk,
     return c;
 }
 
-/* A summary rendered into a sink that only counts (fuzz_common.c says
- * why): it succeeds or has no data, and then it wrote nothing. */
-static void render_summary(const hs_summary *sum,
-                           int (*fn)(const hs_summary *, hs_sink *))
+/* The summary as text into a sink that only counts (fuzz_common.c says
+ * why) and as JSON into json, checked as JSON: each succeeds or has no
+ * data, and then writes nothing. Returns whether the JSON was written. */
+static bool render_summary(const hs_summary *sum, hs_membuf *json)
 {
     size_t counted = 0;
     hs_sink s = {count_write, &counted};
-    int st = fn(sum, &s);
-    CHECK(st == HS_OK || st == HS_ERR_NO_DATA);
-    if (st == HS_ERR_NO_DATA)
-        CHECK(counted == 0);
+    int st = hs_summary_render_text(sum, &s);
+    s = hs_membuf_sink(json);
+    int js = hs_summary_render_json(sum, &s);
+    check_summary_pair(st, counted, js, json);
+    return js == HS_OK;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -109,6 +120,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hp_round_trip(c);
 
     /* The same bytes fed as events: the same census, and a summary. */
+    hs_membuf gc;
+    memset(&gc, 0, sizeof gc);
+    bool has_gc = false;
     if (hs_census_get_info(c)->source == HS_SOURCE_EVENTLOG) {
         hs_summary *sum = hs_summary_new();
         CHECK(sum != NULL);
@@ -116,12 +130,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fed) {
             same_census(c, fed);
             hs_census_free(fed);
-            if (hs_summary_finish(sum) >= 0) {
-                render_summary(sum, hs_summary_render_text);
-                render_summary(sum, hs_summary_render_json);
-            }
+            if (hs_summary_finish(sum) >= 0)
+                has_gc = render_summary(sum, &gc);
         }
         hs_summary_free(sum);
+    }
+
+    /* The report page with the summary as its GC tab, and the diffs. */
+    bool charts = (mode & 0x81) == 0x81;
+    /* the inline chart is of the default size, ten times a small one:
+     * only one input in sixteen draws it */
+    bool inline_chart = (mode & 0xe1) == 0xe1;
+    check_page(c, has_gc ? gc.data : NULL,
+               ((unsigned)mode >> 3 & 0x1c) | ((mode >> 1) & 3) |
+                   (inline_chart ? PAGE_CHART : 0));
+    hs_membuf_free(&gc);
+    check_self_diff(c, (unsigned)mode >> 5);
+    size_t cut = size * (1 + ((mode >> 1) & 15)) / 17;
+    int pst;
+    hs_census *prefix = load_bytes(data, cut, &pst);
+    if (prefix) {
+        unsigned flags = ((unsigned)mode >> 5) | (charts ? DIFF_CHART : 0);
+        if (mode & 2)
+            check_diff(prefix, c, flags);
+        else
+            check_diff(c, prefix, flags);
+        hs_census_free(prefix);
     }
     hs_census_free(c);
     return 0;
