@@ -595,6 +595,57 @@ static void test_render_allocator(void)
     hs_census_free(c[1]);
 }
 
+/* A run whose profile has no sample (a .hp with its JOB line alone) has
+ * no folded line: its stacks count 0 against the other's. The fuzzer found
+ * the merge doing pointer arithmetic on the empty output's NULL. */
+static hs_census *job_only(void)
+{
+    static const char job[] = "JOB \"leak +RTS -hd\"\n";
+    FILE *f = fmemopen((void *)job, sizeof job - 1, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    hs_census *c = hs_census_new();
+    CU_ASSERT_EQUAL(hs_census_load_hp(c, f, NULL), HS_OK);
+    fclose(f);
+    CU_ASSERT_EQUAL(hs_census_sample_count(c), 0);
+    CU_ASSERT_EQUAL(hs_census_get_info(c)->breakdown,
+                    HS_BREAKDOWN_CLOSURE_DESCR);
+    return c;
+}
+
+static void test_folded_empty_run(void)
+{
+    hs_census *empty = job_only();
+    hs_census *full = constructed(0, HS_BREAKDOWN_CLOSURE_DESCR);
+    for (int k = 0; k < 2; k++) {
+        hs_diff *d = NULL;
+        CU_ASSERT_EQUAL_FATAL(hs_diff_new(k ? full : empty, k ? empty : full,
+                                          NULL, NULL, &d, NULL), HS_OK);
+        char *text = render_text(d, 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        /* both orders: each stack (at its last sample) is 0 in the
+         * empty run */
+        CU_ASSERT_STRING_EQUAL(text, k ? "<Main.sat_s1Ab> 300 0\n"
+                                         "<Main.sat_s2Cd> 10 0\n"
+                                       : "<Main.sat_s1Ab> 0 300\n"
+                                         "<Main.sat_s2Cd> 0 10\n");
+        free(text);
+        hs_diff_free(d);
+    }
+    hs_census *empty2 = job_only();
+    hs_diff *d = NULL;
+    CU_ASSERT_EQUAL_FATAL(hs_diff_new(empty, empty2, NULL, NULL, &d, NULL),
+                          HS_OK);
+    hs_membuf m = {0};
+    hs_sink s = hs_membuf_sink(&m);
+    CU_ASSERT_EQUAL(hs_render_diff_folded(d, &s, NULL), HS_OK);
+    CU_ASSERT_EQUAL(m.len, 0);
+    hs_membuf_free(&m);
+    hs_diff_free(d);
+    hs_census_free(empty2);
+    hs_census_free(full);
+    hs_census_free(empty);
+}
+
 /* The chart: both runs drawn, one look per matched band, refusals. */
 static void test_chart(void)
 {
@@ -651,6 +702,7 @@ int main(void)
         {"eventlog against its .hp", test_eventlog_against_hp},
         {"normalising two builds' -hd", test_normalize_builds},
         {"folded against folded", test_folded},
+        {"folded with a run without samples", test_folded_empty_run},
         {"json", test_json},
         {"failing allocator", test_allocator},
         {"chart", test_chart},

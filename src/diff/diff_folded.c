@@ -23,10 +23,13 @@ struct merge {
     size_t buf_cap;
 };
 
-/* Adds the lines of one run's folded output to m as run `which`. */
+/* Adds the lines of one run's folded output to m as run `which`; a run
+ * with no line (a profile without samples) has text NULL. */
 static int add_lines(struct merge *m, const char *text, size_t len,
                      int which, bool normalize)
 {
+    if (!len)
+        return HS_OK;
     const char *p = text, *end = text + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
