@@ -31,20 +31,33 @@ for t in $targets; do
     rm -rf "$seeds"
     mkdir -p "$seeds" "$corpus"
     cp tests/fuzz/regress/"$t"/* "$seeds"/ 2>/dev/null || true
-    # Inputs of targets that read a mode byte first get one; fuzz_live's
-    # also four bytes of schedule, and every seed twice: fed directly and
-    # (mode 036) through a socket with compaction, page data and CSV.
+    # Inputs of targets that read a mode byte first get one per way the
+    # target should start from (the fuzzer seldom mutates that one byte of
+    # a long input, so a way no seed takes stays almost untried):
+    #  pipeline 005: a chart, no diff chart; 343: page and diff with
+    #    their charts, other options;
+    #  mlpd 065: decoded in random chunks and loaded by class; 265: by
+    #    namespace (mode bit 7);
+    #  live: four bytes of schedule too; 000 fed directly, 036 through a
+    #    socket with compaction, page data and CSV.
     case $t in
-    reader|pipeline) prefix='\005' ;;
-    live) prefix='\000\001\002\003\004' ;;
-    *) prefix='' ;;
+    reader) prefixes='\005' ;;
+    pipeline) prefixes='\005 \343' ;;
+    mlpd) prefixes='\065 \265' ;;
+    live) prefixes='\000\001\002\003\004 \036\001\002\003\004' ;;
+    *) prefixes='' ;;
     esac
-    add_seed() { # FILE: its first 60 kB as a seed
-        { printf "$prefix"; head -c 60000 "$1"; } >"$seeds/$(basename "$1")"
-        if [ "$t" = live ]; then
-            { printf '\036\001\002\003\004'; head -c 60000 "$1"; } \
-                >"$seeds/sock-$(basename "$1")"
+    add_seed() { # FILE: its first 60 kB as a seed, once per prefix
+        local name i=0 p
+        name=$(basename "$1")
+        if [ -z "$prefixes" ]; then
+            head -c 60000 "$1" >"$seeds/$name"
+            return
         fi
+        for p in $prefixes; do
+            { printf "$p"; head -c 60000 "$1"; } >"$seeds/$i-$name"
+            i=$((i + 1))
+        done
     }
     case $t in
     hp) for f in samples/*.hp ../shared/repro/*.hp; do
