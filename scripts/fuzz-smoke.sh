@@ -16,8 +16,11 @@ if [ ! -d "$build" ]; then
     CC=clang meson setup "$build" -Dfuzz=true \
         -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
-targets=$(cd tests/fuzz && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//' |
-          grep -v '^common$')
+# A target is a fuzz_*.c that defines the entry point (fuzz_common.c and
+# fuzz_report.c hold what targets share).
+targets=$(cd tests/fuzz &&
+          grep -l -E '^int LLVMFuzzerTestOneInput\(.*\)$' fuzz_*.c |
+          sed 's/^fuzz_//; s/\.c$//')
 # Only the targets: the rest of an instrumented build is not used here.
 ninja -C "$build" $(for t in $targets; do echo "tests/fuzz/fuzz_$t"; done) \
     >/dev/null
