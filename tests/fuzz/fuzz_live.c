@@ -12,7 +12,8 @@
  *   mode bits 0-1  transport: 0 hs_live_feed, 1 pipe ("/proc/self/fd/N",
  *                  a FIFO to the source), 2 unix: socket, 3 followed file
  *            2     compaction (--max-samples) bounded by the schedule
- *            3     the page's data document at each pause
+ *            3     the page's data document at each pause, and the
+ *                  live page (its HTML) at the last
  *            4     the census as CSV at each pause
  *            5     the -hc name limit (+RTS -L) from the schedule
  *
@@ -37,6 +38,7 @@
  *    at the peer's close and reconnects.
  */
 #include "fuzz_common.h"
+#include "fuzz_report.h"
 #include "textcheck.h"
 
 #include <fcntl.h>
@@ -182,8 +184,9 @@ static void write_all(int fd, const uint8_t *p, size_t n)
 }
 
 /* The texts a live page shows of the census and the summary: the GC
- * summary's JSON, the page's data document and the CSV. */
-static void render_census(run *r, const hs_census *c)
+ * summary's JSON, the page's data document and the CSV; at the last
+ * pause, the live page itself (fuzz_report.c checks it). */
+static void render_census(run *r, const hs_census *c, bool last)
 {
     hs_membuf *gc = &scratch_gc, *b = &scratch_doc;
     hs_sink s = scratch(gc);
@@ -204,6 +207,8 @@ static void render_census(run *r, const hs_census *c)
         CHECK(ps == HS_OK || ps == HS_ERR_NO_DATA);
         if (ps == HS_OK)
             check_json(b);
+        if (last)
+            check_page(c, po.gc_json, PAGE_LIVE | (r->rng & 0x1f));
     }
     if (r->mode & 16)
         render_csv_layout(c, HS_CSV_LONG);
@@ -255,7 +260,7 @@ static void snapshot(run *r, bool last)
      * since the one before would render the same bytes again. */
     if (last || !r->looked || m.events != o->events) {
         r->looked = true;
-        render_census(r, c);
+        render_census(r, c, last);
     }
     if (r->via == VIA_SOCKET && r->src && !r->source_done) {
         /* watch --census-every: the request reaches the program whole. */

@@ -147,7 +147,7 @@ static void report(const hs_census *c, unsigned flags)
     check_summary_pair(st, counted, js, &gc);
     check_page(c, js == HS_OK ? gc.data : NULL, flags & 0x1f);
     hs_membuf_free(&gc);
-    check_self_diff(c, flags & 7);
+    check_self_diff(c, NULL, flags & 7);
 }
 
 static void load_all(const uint8_t *data, size_t size, unsigned mode)
@@ -196,7 +196,7 @@ static void load_all(const uint8_t *data, size_t size, unsigned mode)
     }
     /* the same heap shots grouped two ways: names new and gone */
     if (heap[0] && heap[1])
-        check_diff(heap[flip], heap[!flip], mode & 7);
+        check_diff(heap[flip], heap[!flip], NULL, mode & 7);
     hs_census_free(heap[0]);
     hs_census_free(heap[1]);
 }

@@ -20,7 +20,9 @@
  *    name out of its markup (fuzz_report.c);
  *  - a run compared with itself changes nothing, and compared with a
  *    prefix of itself (a run cut short) its bands are new, gone or in both
- *    as their members say, in the diff's order.
+ *    as their members say, in the diff's order; both diffs carry the GC
+ *    summaries of their runs (an eventlog's), which their text and JSON
+ *    show.
  *
  * Mode bit 0: also render a small SVG chart, bits 5-6 picking its size
  * from the smallest the renderer takes up to 320 x 200 (cairo writing the
@@ -29,7 +31,8 @@
  * the chunk size (1-16) of the fed path and where the prefix ends. Bits
  * 5-7 pick the page's and the diffs' options; with bits 0 and 7 both set
  * the prefix diff draws its chart, and with bits 5 and 6 set as well the
- * page has its inline chart.
+ * page has its inline chart instead of the small one (charts are most of
+ * the target's time: an input draws at most two).
  */
 #include "fuzz_common.h"
 #include "fuzz_report.h"
@@ -83,6 +86,26 @@ static hs_census *feed_events(const uint8_t *data, size_t size, size_t chunk,
     return c;
 }
 
+/* The GC summary of an eventlog's bytes fed in chunks of `chunk`, finished;
+ * NULL when they do not decode to their end or to a cut. With `same`, the
+ * census fed alongside must equal it. */
+static hs_summary *summary_of(const uint8_t *data, size_t size, size_t chunk,
+                              const hs_census *same)
+{
+    hs_summary *sum = hs_summary_new();
+    CHECK(sum != NULL);
+    hs_census *fed = feed_events(data, size, chunk, sum);
+    if (fed && same)
+        same_census(same, fed);
+    bool ok = fed && hs_summary_finish(sum) >= 0;
+    hs_census_free(fed);
+    if (!ok) {
+        hs_summary_free(sum);
+        return NULL;
+    }
+    return sum;
+}
+
 /* The summary as text into a sink that only counts (fuzz_common.c says
  * why) and as JSON into json, checked as JSON: each succeeds or has no
  * data, and then writes nothing. Returns whether the JSON was written. */
@@ -111,7 +134,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     CHECK(st == HS_OK || st == HS_TRUNCATED);
     render_all(c);
-    if (mode & 1) {
+    bool charts = (mode & 0x81) == 0x81;
+    /* the inline chart is of the default size, ten times a small one */
+    bool inline_chart = (mode & 0xe1) == 0xe1;
+    if ((mode & 1) && !inline_chart) {
         static const unsigned sides[4][2] = {
             {320, 200}, {160, 160}, {200, 160}, {160, 320}};
         const unsigned *wh = sides[(mode >> 5) & 3];
@@ -122,41 +148,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The same bytes fed as events: the same census, and a summary. */
     hs_membuf gc;
     memset(&gc, 0, sizeof gc);
-    bool has_gc = false;
-    if (hs_census_get_info(c)->source == HS_SOURCE_EVENTLOG) {
-        hs_summary *sum = hs_summary_new();
-        CHECK(sum != NULL);
-        hs_census *fed = feed_events(data, size, 1 + ((mode >> 1) & 15), sum);
-        if (fed) {
-            same_census(c, fed);
-            hs_census_free(fed);
-            if (hs_summary_finish(sum) >= 0)
-                has_gc = render_summary(sum, &gc);
-        }
-        hs_summary_free(sum);
-    }
+    hs_summary *sum =
+        hs_census_get_info(c)->source == HS_SOURCE_EVENTLOG
+            ? summary_of(data, size, 1 + ((mode >> 1) & 15), c)
+            : NULL;
+    bool has_gc = sum && render_summary(sum, &gc);
 
     /* The report page with the summary as its GC tab, and the diffs. */
-    bool charts = (mode & 0x81) == 0x81;
-    /* the inline chart is of the default size, ten times a small one:
-     * only one input in sixteen draws it */
-    bool inline_chart = (mode & 0xe1) == 0xe1;
     check_page(c, has_gc ? gc.data : NULL,
                ((unsigned)mode >> 3 & 0x1c) | ((mode >> 1) & 3) |
                    (inline_chart ? PAGE_CHART : 0));
     hs_membuf_free(&gc);
-    check_self_diff(c, (unsigned)mode >> 5);
+    const hs_summary_stats *stats = sum ? hs_summary_get_stats(sum) : NULL;
+    check_self_diff(c, stats, (unsigned)mode >> 5);
     size_t cut = size * (1 + ((mode >> 1) & 15)) / 17;
     int pst;
     hs_census *prefix = load_bytes(data, cut, &pst);
     if (prefix) {
+        /* the prefix's own summary, when the whole has one */
+        hs_summary *psum = sum ? summary_of(data, cut, cut + 1, NULL) : NULL;
+        const hs_summary_stats *ps = psum ? hs_summary_get_stats(psum) : NULL;
         unsigned flags = ((unsigned)mode >> 5) | (charts ? DIFF_CHART : 0);
-        if (mode & 2)
-            check_diff(prefix, c, flags);
-        else
-            check_diff(c, prefix, flags);
+        if (mode & 2) {
+            const hs_summary_stats *g[2] = {ps, stats};
+            check_diff(prefix, c, g, flags);
+        } else {
+            const hs_summary_stats *g[2] = {stats, ps};
+            check_diff(c, prefix, g, flags);
+        }
+        hs_summary_free(psum);
         hs_census_free(prefix);
     }
+    hs_summary_free(sum);
     hs_census_free(c);
     return 0;
 }

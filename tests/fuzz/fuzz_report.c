@@ -82,6 +82,24 @@ static bool ends_with(const hs_membuf *m, const char *s)
     return m->len >= n && memcmp(m->data + m->len - n, s, n) == 0;
 }
 
+static size_t occurrences(const hs_membuf *m, const char *s)
+{
+    size_t k = 0, n = strlen(s);
+    const char *p = m->data, *end = m->data + m->len;
+    while ((p = memmem(p, (size_t)(end - p), s, n)) != NULL) {
+        k++;
+        p += n;
+    }
+    return k;
+}
+
+/* A live page's URL, markup itself, and how the page must name it. */
+static const char live_url[] = "/data.json?a=\"<b>&c";
+static const char live_meta[] = "<meta name=\"heapscope-live\" content=\"";
+static const char live_meta_url[] =
+    "<meta name=\"heapscope-live\" content=\"/data.json?a=&quot;&lt;b&gt;"
+    "&amp;c\" data-interval=\"";
+
 void check_page(const hs_census *c, const char *gc_json, unsigned flags)
 {
     static const unsigned limits[4] = {15, 0, 1, 3};
@@ -100,6 +118,10 @@ void check_page(const hs_census *c, const char *gc_json, unsigned flags)
     po.links = links;
     po.nlinks = 2;
     po.no_inline_chart = !(flags & PAGE_CHART);
+    if (flags & PAGE_LIVE) {
+        po.live_url = live_url;
+        po.live_interval_ms = (flags & 1) ? 250 : 0;
+    }
 
     hs_membuf doc, page;
     memset(&doc, 0, sizeof doc);
@@ -138,6 +160,9 @@ void check_page(const hs_census *c, const char *gc_json, unsigned flags)
                 CHECK(got[t] == want[t]);
         }
         CHECK(got[4] == got[5]);
+        CHECK(occurrences(&page, live_meta) == ((flags & PAGE_LIVE) != 0));
+        if (flags & PAGE_LIVE)
+            CHECK(occurrences(&page, live_meta_url) == 1);
     } else {
         CHECK(page.len == 0);
     }
@@ -193,10 +218,13 @@ static void render_diff(const hs_diff *d, unsigned flags)
 
 /* The diff of before and after with the options of flags (in *o). */
 static int new_diff(const hs_census *before, const hs_census *after,
+                    const hs_summary_stats *gc0, const hs_summary_stats *gc1,
                     unsigned flags, hs_diff_options *o, hs_diff **d,
                     hs_error *err)
 {
     hs_diff_options_init(o);
+    o->gc[0] = gc0;
+    o->gc[1] = gc1;
     o->normalize = flags & 1;
     o->order = (flags & 2) ? HS_DIFF_BY_PEAK : HS_DIFF_BY_BYTE_SECONDS;
     o->input[0] = "before\n\"run\"";
@@ -213,12 +241,32 @@ static int new_diff(const hs_census *before, const hs_census *after,
     return hs_diff_new(before, after, o, NULL, d, err);
 }
 
-void check_self_diff(const hs_census *c, unsigned flags)
+/* The GC figures a run carries: those handed in, when both runs had them;
+ * its collections summed over the generations. */
+static void check_run_gc(const hs_diff_run *r, const hs_summary_stats *gc,
+                         bool both)
+{
+    CHECK(r->has_gc == both);
+    if (!both)
+        return;
+    CHECK(r->gc.allocated_bytes == gc->allocated_bytes &&
+          r->gc.has_allocated == gc->has_allocated);
+    CHECK(r->gc.max_live_bytes == gc->max_live_bytes &&
+          r->gc.gc_ns == gc->gc_ns && r->gc.major_gcs == gc->major_gcs);
+    CHECK(!r->gc.gens && !r->gc.caps && !r->gc.rts_identifier);
+    uint64_t n = 0;
+    for (uint32_t g = 0; g < gc->n_gens && gc->gens; g++)
+        n += gc->gens[g].collections;
+    CHECK(r->collections == n);
+}
+
+void check_self_diff(const hs_census *c, const hs_summary_stats *gc,
+                     unsigned flags)
 {
     hs_diff_options o;
     hs_diff *d;
     hs_error err;
-    int st = new_diff(c, c, flags, &o, &d, &err);
+    int st = new_diff(c, c, gc, gc, flags, &o, &d, &err);
     if (st != HS_OK) {
         /* only a census without a heap profile is refused */
         CHECK(st == HS_ERR_NO_DATA && d == NULL && err.code == st);
@@ -230,6 +278,8 @@ void check_self_diff(const hs_census *c, unsigned flags)
     CHECK(b->peak_bytes == a->peak_bytes && b->peak_time_ns == a->peak_time_ns);
     CHECK(b->byte_seconds == a->byte_seconds && b->samples == a->samples);
     CHECK(b->duration_ns == a->duration_ns && b->bands == a->bands);
+    check_run_gc(b, gc, gc != NULL);
+    check_run_gc(a, gc, gc != NULL);
     CHECK(b->samples <= hs_census_sample_count(c));
     CHECK(b->to_ns >= b->from_ns);
     size_t n = hs_diff_band_count(d);
@@ -251,12 +301,13 @@ void check_self_diff(const hs_census *c, unsigned flags)
 }
 
 void check_diff(const hs_census *before, const hs_census *after,
-                unsigned flags)
+                const hs_summary_stats *const gc[2], unsigned flags)
 {
     hs_diff_options o;
     hs_diff *d;
     hs_error err;
-    int st = new_diff(before, after, flags, &o, &d, &err);
+    const hs_summary_stats *g0 = gc ? gc[0] : NULL, *g1 = gc ? gc[1] : NULL;
+    int st = new_diff(before, after, g0, g1, flags, &o, &d, &err);
     if (st != HS_OK) {
         CHECK(st == HS_ERR_NO_DATA || st == HS_ERR_INVALID);
         CHECK(d == NULL && err.code == st && err.message[0]);
@@ -285,6 +336,8 @@ void check_diff(const hs_census *before, const hs_census *after,
     }
     CHECK(in[0] == hs_diff_get_run(d, HS_DIFF_BEFORE)->bands);
     CHECK(in[1] == hs_diff_get_run(d, HS_DIFF_AFTER)->bands);
+    check_run_gc(hs_diff_get_run(d, HS_DIFF_BEFORE), g0, g0 && g1);
+    check_run_gc(hs_diff_get_run(d, HS_DIFF_AFTER), g1, g0 && g1);
     render_diff(d, flags);
     hs_diff_free(d);
 
