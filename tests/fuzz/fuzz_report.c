@@ -216,6 +216,39 @@ static void render_diff(const hs_diff *d, unsigned flags)
     }
 }
 
+/* The window between the first and the last of c[0]'s user markers in
+ * each run (`diff --between`), labelled with their texts (from the input:
+ * the renderers must escape them); false, with o untouched, when a run
+ * lacks one of them. */
+static bool marker_window(const hs_census *const c[2], hs_diff_options *o)
+{
+    size_t n = hs_census_marker_count(c[0]);
+    if (n == 0)
+        return false;
+    const char *from = hs_census_marker_at(c[0], 0)->text;
+    const char *to = hs_census_marker_at(c[0], n - 1)->text;
+    if (!from || !to)
+        return false;
+    uint64_t a[2], b[2];
+    for (int k = 0; k < 2; k++) {
+        hs_error err;
+        memset(&err, 0, sizeof err);
+        int st = hs_diff_marker_window(c[k], from, to, &a[k], &b[k], &err);
+        if (st != HS_OK) {
+            CHECK(st == HS_ERR_NO_DATA && err.code == st && err.message[0]);
+            return false;
+        }
+        CHECK(a[k] < b[k]);
+    }
+    for (int k = 0; k < 2; k++) {
+        o->from_ns[k] = a[k];
+        o->to_ns[k] = b[k];
+    }
+    o->from_marker = from;
+    o->to_marker = to;
+    return true;
+}
+
 /* The diff of before and after with the options of flags (in *o). */
 static int new_diff(const hs_census *before, const hs_census *after,
                     const hs_summary_stats *gc0, const hs_summary_stats *gc1,
@@ -228,8 +261,8 @@ static int new_diff(const hs_census *before, const hs_census *after,
     o->normalize = flags & 1;
     o->order = (flags & 2) ? HS_DIFF_BY_PEAK : HS_DIFF_BY_BYTE_SECONDS;
     o->input[0] = "before\n\"run\"";
-    if (flags & 4) {
-        const hs_census *c[2] = {before, after};
+    const hs_census *c[2] = {before, after};
+    if ((flags & 4) && !((flags & 1) && marker_window(c, o))) {
         for (int k = 0; k < 2; k++) {
             uint64_t end = hs_census_get_info(c[k])->end_time_ns;
             o->from_ns[k] = end / 4;

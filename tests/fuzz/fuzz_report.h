@@ -27,7 +27,9 @@
 void check_page(const hs_census *c, const char *gc_json, unsigned flags);
 
 /* Flags of the diffs: bit 0 normalize, bit 1 order by peak, bit 2 a window
- * over the middle half of each run, DIFF_CHART the diff's SVG chart. */
+ * over the middle half of each run (with bit 0 as well: between the first
+ * and the last of the before run's user markers, when both runs have
+ * them), DIFF_CHART the diff's SVG chart. */
 #define DIFF_CHART 0x08u
 
 /*
