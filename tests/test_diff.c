@@ -646,6 +646,51 @@ static void test_folded_empty_run(void)
     hs_census_free(empty);
 }
 
+/* Sums near 2^64 saturate as the census's do: the fuzzer found a run's
+ * peak (a wrapped sample total) below one of its bands' peaks. Three bands
+ * that normalise to one key, the first holding UINT64_MAX, also once made
+ * the per-sample list of keys overflow, the saturated sum standing for
+ * "not yet in this sample". */
+static void test_saturated_sums(void)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 1, 1000, HS_BREAKDOWN_CLOSURE_DESCR);
+    static const char *const l[] = {"<Main.sat_s1Ab>", "<Main.sat_s2Cd>",
+                                    "<Main.sat_s3Ef>"};
+    hd_sample(&w, 1, 3, l, (uint64_t[]){UINT64_MAX, 5, 7});
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    evw_free(&w);
+    CU_ASSERT_EQUAL_FATAL(hs_census_sample_count(c), 1);
+    CU_ASSERT_EQUAL(hs_census_sample_total(c, 0), UINT64_MAX);
+    for (int norm = 0; norm < 2; norm++) {
+        hs_diff_options o;
+        hs_diff_options_init(&o);
+        o.normalize = norm;
+        hs_diff *d = NULL;
+        CU_ASSERT_EQUAL_FATAL(hs_diff_new(c, c, &o, NULL, &d, NULL), HS_OK);
+        for (int k = 0; k < 2; k++)
+            CU_ASSERT_EQUAL(hs_diff_get_run(d, k)->peak_bytes, UINT64_MAX);
+        CU_ASSERT_EQUAL(hs_diff_band_count(d), norm ? 1 : 3);
+        const hs_diff_band *b = find_band(d, norm ? "<Main.sat>"
+                                                  : "<Main.sat_s1Ab>");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        CU_ASSERT_EQUAL(b->peak_bytes[0], UINT64_MAX);
+        CU_ASSERT_EQUAL(b->peak_bytes[1], UINT64_MAX);
+        CU_ASSERT_EQUAL(b->members[0], norm ? 3 : 1);
+        char *text = render_text(d, 2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        CU_ASSERT_STRING_EQUAL(text, norm
+            ? "<Main.sat> 18446744073709551615 18446744073709551615\n"
+            : "<Main.sat_s1Ab> 18446744073709551615 18446744073709551615\n"
+              "<Main.sat_s2Cd> 5 5\n<Main.sat_s3Ef> 7 7\n");
+        free(text);
+        hs_diff_free(d);
+    }
+    hs_census_free(c);
+}
+
 /* The chart: both runs drawn, one look per matched band, refusals. */
 static void test_chart(void)
 {
@@ -703,6 +748,7 @@ int main(void)
         {"normalising two builds' -hd", test_normalize_builds},
         {"folded against folded", test_folded},
         {"folded with a run without samples", test_folded_empty_run},
+        {"sums near 2^64 saturate", test_saturated_sums},
         {"json", test_json},
         {"failing allocator", test_allocator},
         {"chart", test_chart},

@@ -276,6 +276,35 @@ static void test_folded_cleaning(void)
     hs_census_free(c);
 }
 
+/* Weights past 2^63 are printed, saturating at UINT64_MAX: llround()
+ * gave up above 2^63 and such a band's line vanished. */
+static void test_folded_huge(void)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 1, 1000, HS_BREAKDOWN_CLOSURE_DESCR);
+    evw_sample_begin(&w, 1000000, 0);
+    evw_sample_string(&w, 1000001, UINT64_MAX, "max");
+    evw_sample_string(&w, 1000001, (UINT64_C(1) << 63) + 2048, "big");
+    evw_sample_string(&w, 1000001, 3, "small");
+    evw_sample_end(&w, 1000002, 0);
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    evw_free(&w);
+    int st;
+    for (int k = 0; k < 2; k++) {
+        /* peak; integral: a single sample lasts one second */
+        char *out = render(c, 1, k ? HS_WEIGHT_INTEGRAL : HS_WEIGHT_PEAK,
+                           &st);
+        CU_ASSERT_EQUAL(st, HS_OK);
+        CU_ASSERT_STRING_EQUAL(out, "max 18446744073709551615\n"
+                                    "big 9223372036854777856\n"
+                                    "small 3\n");
+        free(out);
+    }
+    hs_census_free(c);
+}
+
 static void test_folded_hc(void)
 {
     evw w;
@@ -572,6 +601,7 @@ int main(void)
         {"csv: any label survives quoting", test_csv_quoting},
         {"folded: frames cleaned, weights", test_folded_cleaning},
         {"folded: -hc stacks, peak/last/integral", test_folded_hc},
+        {"folded: weights past 2^63", test_folded_huge},
         {"samples: csv sums, folded totals", test_samples},
         {"corpus time profile", test_corpus_time},
         {"failing sink", test_failing_sink},

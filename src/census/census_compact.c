@@ -55,9 +55,7 @@ static void merge_groups(hs_census *c, size_t a, size_t b, size_t g)
             }
         }
         for (size_t e = bucket.first; e < w; e++) {
-            uint64_t v = c->entries[e].bytes;
-            bucket.total = bucket.total + v < bucket.total ? UINT64_MAX
-                                                           : bucket.total + v;
+            bucket.total = hs_add_sat(bucket.total, c->entries[e].bytes);
         }
         c->samples[out] = bucket;
     }

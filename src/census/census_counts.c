@@ -22,8 +22,7 @@ int hs__census_build_counted(hs_census *c, const char *name, size_t len,
     /* The band's entry in the open sample: new, or the one it summed into. */
     uint32_t k = hs_intern_find(&c->str_tab, name, len);
     size_t pos = c->last[c->str_band[k]].pos;
-    c->counts[pos] = c->counts[pos] + count < count ? UINT64_MAX
-                                                    : c->counts[pos] + count;
+    c->counts[pos] = hs_add_sat(c->counts[pos], count);
     return HS_OK;
 }
 

@@ -129,8 +129,7 @@ size_t hs_band_groups_sample(hs_band_groups *g, size_t i,
         uint32_t grp = g->group_of[e[k].band];
         if (g->last[grp] == i + 1) {
             hs_census_entry *o = &g->out[g->pos[grp]];
-            uint64_t v = o->bytes;
-            o->bytes = v + e[k].bytes < v ? UINT64_MAX : v + e[k].bytes;
+            o->bytes = hs_add_sat(o->bytes, e[k].bytes);
             continue;
         }
         g->last[grp] = i + 1;

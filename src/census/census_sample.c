@@ -178,10 +178,10 @@ static inline int add_entry(hs_census *c, uint64_t offset, uint64_t time,
     struct band_last *b = &c->last[bi];
     size_t si = c->nsamples - 1;
     struct sample *s = &c->samples[si];
-    s->total = s->total + bytes < s->total ? UINT64_MAX : s->total + bytes;
+    s->total = hs_add_sat(s->total, bytes);
     if (b->sample == si) {
         hs_census_entry *e = &c->entries[b->pos];
-        e->bytes = e->bytes + bytes < e->bytes ? UINT64_MAX : e->bytes + bytes;
+        e->bytes = hs_add_sat(e->bytes, bytes);
         return HS_OK;
     }
     if (c->nentries == c->cap_entries &&

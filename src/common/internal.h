@@ -32,6 +32,14 @@ static inline uint64_t hs_be64(const uint8_t *p)
     return (uint64_t)hs_be32(p) << 32 | hs_be32(p + 4);
 }
 
+/* a + b, or UINT64_MAX when that overflows: byte and count sums saturate
+ * (a hostile file can hold values near 2^64), so that a sum is never
+ * smaller than one of its parts. */
+static inline uint64_t hs_add_sat(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
 /* --- util.c: memory helpers shared by the census and the renderers --- */
 
 #include <stdbool.h>

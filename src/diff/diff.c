@@ -152,10 +152,12 @@ static double sample_weight(const hs_census *c, size_t i, size_t i0,
 }
 
 /* Per-run scratch: each census band's key, and per key its bytes in the
- * current sample with the list of keys touched. */
+ * current sample with the list of keys touched (each once: in_sample says
+ * which are; a saturated sum of UINT64_MAX is a sum like any other). */
 struct scratch {
     uint32_t *key_of_band;
     uint64_t *cur;
+    bool *in_sample;
     uint32_t *touched;
     size_t ntouched;
 };
@@ -173,12 +175,13 @@ static void add_sample(hs_diff *d, int which, struct scratch *s,
     s->ntouched = 0;
     for (size_t k = 0; k < ne; k++) {
         uint32_t key = s->key_of_band[e[k].band];
-        if (s->cur[key] == UINT64_MAX) {
+        if (!s->in_sample[key]) {
+            s->in_sample[key] = true;
             s->cur[key] = 0;
             s->touched[s->ntouched++] = key;
         }
-        s->cur[key] += e[k].bytes;
-        total += e[k].bytes;
+        s->cur[key] = hs_add_sat(s->cur[key], e[k].bytes);
+        total = hs_add_sat(total, e[k].bytes);
     }
     for (size_t k = 0; k < s->ntouched; k++) {
         uint32_t key = s->touched[k];
@@ -190,7 +193,7 @@ static void add_sample(hs_diff *d, int which, struct scratch *s,
         }
         d->seen[key] |= bit;
         b->byte_seconds[which] += (double)v * w;
-        s->cur[key] = UINT64_MAX;
+        s->in_sample[key] = false;
     }
     if (run->samples == 0 || total > run->peak_bytes) {
         run->peak_bytes = total;
@@ -216,15 +219,14 @@ static int run_figures(hs_diff *d, int which, uint64_t from, uint64_t to)
             d->bands[s.key_of_band[b]].members[which]++;
     }
     if (st == HS_OK) {
-        s.cur = hs_malloc(d->alloc, (d->nbands ? d->nbands : 1) *
-                                        sizeof *s.cur);
-        s.touched = hs_calloc(d->alloc, d->nbands ? d->nbands : 1,
-                              sizeof *s.touched);
-        if (!s.cur || !s.touched)
+        size_t nk = d->nbands ? d->nbands : 1;
+        s.cur = hs_malloc(d->alloc, nk * sizeof *s.cur);
+        s.in_sample = hs_calloc(d->alloc, nk, sizeof *s.in_sample);
+        s.touched = hs_calloc(d->alloc, nk, sizeof *s.touched);
+        if (!s.cur || !s.in_sample || !s.touched)
             st = HS_ERR_NOMEM;
     }
     if (st == HS_OK) {
-        memset(s.cur, 0xff, d->nbands * sizeof *s.cur);
         size_t i0, i1;
         window_samples(c, from, to, &i0, &i1);
         for (size_t i = i0; i < i1; i++)
@@ -242,6 +244,7 @@ static int run_figures(hs_diff *d, int which, uint64_t from, uint64_t to)
     }
     d->key_of_band[which] = s.key_of_band; /* the chart maps bands by it */
     hs_free(d->alloc, s.cur);
+    hs_free(d->alloc, s.in_sample);
     hs_free(d->alloc, s.touched);
     return st;
 }

@@ -58,7 +58,7 @@ static int add_lines(struct merge *m, const char *text, size_t len,
                 return HS_ERR_NOMEM;
             if (added)
                 m->w[idx][0] = m->w[idx][1] = 0;
-            m->w[idx][which] += v;
+            m->w[idx][which] = hs_add_sat(m->w[idx][which], v);
         }
         p = line_end + 1;
     }

@@ -285,6 +285,17 @@ static int alloc_weights(struct folded *f, const hs_census *c, bool count)
     return f->nomem ? HS_ERR_NOMEM : HS_OK;
 }
 
+/* A line's weight as printed: rounded half away from zero, and saturated
+ * at UINT64_MAX (bytes from a hostile file can sum past 2^63, where
+ * llround() gives up, and a line must not vanish for being large). */
+static uint64_t printed_weight(double w)
+{
+    double r = round(w);
+    if (!(r > 0))
+        return 0;
+    return r >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)r;
+}
+
 int hs_render_folded(const hs_census *c, hs_sink *out,
                      const hs_folded_options *opt)
 {
@@ -325,12 +336,12 @@ int hs_render_folded(const hs_census *c, hs_sink *out,
     if (!st) {
         hs_outbuf_init(o, out);
         for (size_t i = 0; i < f.lines.count; i++) {
-            double w = llround(f.weight[i]) > 0 ? f.weight[i] : 0;
-            if (w <= 0)
+            uint64_t w = printed_weight(f.weight[i]);
+            if (!w)
                 continue; /* rounds to nothing: no line */
             hs_outbuf_write(o, f.lines.keys[i].ptr, f.lines.keys[i].len);
             hs_outbuf_putc(o, ' ');
-            hs_outbuf_u64(o, (uint64_t)llround(w));
+            hs_outbuf_u64(o, w);
             hs_outbuf_putc(o, '\n');
         }
         st = hs_outbuf_flush(o);
