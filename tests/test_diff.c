@@ -691,6 +691,43 @@ static void test_saturated_sums(void)
     hs_census_free(c);
 }
 
+/* Marker windows: the earliest `from`, the earliest `to` after it, also
+ * when a marker stands at the last representable time (UINT64_MAX was
+ * once the "not found" mark). */
+static void test_marker_window(void)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    evw_heap_prof_begin(&w, 1, 1000, HS_BREAKDOWN_CLOSURE_DESCR);
+    static const char *const l[] = {"band"};
+    hd_sample(&w, 1, 1, l, (uint64_t[]){10});
+    evw_string_event(&w, HS_EV_USER_MARKER, 2000000000, "x");
+    evw_string_event(&w, HS_EV_USER_MARKER, 3000000000, "y");
+    evw_string_event(&w, HS_EV_USER_MARKER, 4000000000, "x");
+    evw_string_event(&w, HS_EV_USER_MARKER, UINT64_MAX, "z");
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    evw_free(&w);
+    uint64_t from = 0, to = 0;
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_diff_marker_window(c, "x", "y", &from, &to, &err),
+                    HS_OK);
+    CU_ASSERT_EQUAL(from, 2000000000);
+    CU_ASSERT_EQUAL(to, 3000000000);
+    CU_ASSERT_EQUAL(hs_diff_marker_window(c, "x", "x", &from, &to, &err),
+                    HS_OK);
+    CU_ASSERT_EQUAL(to, 4000000000);
+    CU_ASSERT_EQUAL(hs_diff_marker_window(c, "y", "z", &from, &to, &err),
+                    HS_OK);
+    CU_ASSERT_EQUAL(from, 3000000000);
+    CU_ASSERT_EQUAL(to, UINT64_MAX);
+    CU_ASSERT_EQUAL(hs_diff_marker_window(c, "z", "x", &from, &to, &err),
+                    HS_ERR_NO_DATA);
+    CU_ASSERT_STRING_EQUAL(err.message,
+                           "no user marker named \"x\" after \"z\"");
+    hs_census_free(c);
+}
+
 /* The chart: both runs drawn, one look per matched band, refusals. */
 static void test_chart(void)
 {
@@ -749,6 +786,7 @@ int main(void)
         {"folded against folded", test_folded},
         {"folded with a run without samples", test_folded_empty_run},
         {"sums near 2^64 saturate", test_saturated_sums},
+        {"marker windows", test_marker_window},
         {"json", test_json},
         {"failing allocator", test_allocator},
         {"chart", test_chart},

@@ -95,24 +95,31 @@ int hs_diff_marker_window(const hs_census *c, const char *from,
                           const char *to, uint64_t *from_ns,
                           uint64_t *to_ns, hs_error *err)
 {
+    /* found flags, not UINT64_MAX: a hostile log's marker may stand there */
     size_t n = hs_census_marker_count(c);
-    uint64_t a = UINT64_MAX, b = UINT64_MAX;
+    uint64_t a = 0, b = 0;
+    bool has_a = false, has_b = false;
     for (size_t i = 0; i < n; i++) {
         const hs_census_marker *m = hs_census_marker_at(c, i);
-        if (m->text && strcmp(m->text, from) == 0 && m->time_ns < a)
+        if (m->text && strcmp(m->text, from) == 0 &&
+            (!has_a || m->time_ns < a)) {
             a = m->time_ns;
+            has_a = true;
+        }
     }
-    if (a == UINT64_MAX) {
+    if (!has_a) {
         marker_error(err, from, NULL);
         return HS_ERR_NO_DATA;
     }
     for (size_t i = 0; i < n; i++) {
         const hs_census_marker *m = hs_census_marker_at(c, i);
         if (m->text && strcmp(m->text, to) == 0 && m->time_ns > a &&
-            m->time_ns < b)
+            (!has_b || m->time_ns < b)) {
             b = m->time_ns;
+            has_b = true;
+        }
     }
-    if (b == UINT64_MAX) {
+    if (!has_b) {
         marker_error(err, to, from);
         return HS_ERR_NO_DATA;
     }
