@@ -741,6 +741,25 @@ static void test_reused_vtable_address(void)
     hs_census_free(c);
 }
 
+/* Allocated bytes near 2^64 saturate, per site and in all, as the GHC
+ * census's sums do, rather than wrapping to a small figure. */
+static void test_saturated_alloc_bytes(void)
+{
+    struct wr b = {0}, file = {0};
+    w_vtable_of(&b, 0, 0);
+    w_alloc(&b, 100, UINT64_MAX - 9);
+    w_alloc(&b, 100, 100);
+    w_header(&file, 8);
+    w_buffer(&file, 0x10, b.b, b.n);
+    hs_census *c = load_bytes(&file);
+    CU_ASSERT_EQUAL(alloc_bytes_of(c, "A"), UINT64_MAX);
+    const hs_mlpd_gc_stats *st = hs_census_mlpd_stats(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL(st->alloc_bytes, UINT64_MAX);
+    CU_ASSERT_EQUAL(st->alloc_count, 2);
+    hs_census_free(c);
+}
+
 /*
  * LEB128 values of every length, in the middle of a buffer (ten or more
  * bytes follow: the reader's unchecked path) and as its last bytes (the
@@ -906,6 +925,7 @@ int main(void)
          test_bad_value_skips_buffer},
         {"every allocation failure is reported", test_allocation_failures},
         {"heap shots become samples with counts", test_census_of_shots},
+        {"allocated bytes near 2^64 saturate", test_saturated_alloc_bytes},
         {"allocation sites with their backtraces", test_alloc_sites},
         {"calls mode: sites from entered methods", test_calls_mode_sites},
         {"a summary of allocations without GC events",

@@ -137,7 +137,7 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
     if (hs__mlpd_use_vtable(l, ev->u.alloc.vtable, ev->time, &vi))
         return HS_ERR_NOMEM;
     uint64_t vt = vi; /* sites and intervals are keyed by vtable id */
-    m->stats.alloc_bytes += size;
+    m->stats.alloc_bytes = hs_add_sat(m->stats.alloc_bytes, size);
     m->stats.alloc_count++;
     /* Without a backtrace in the event, the thread's emulated stack (in
      * `calls` mode; empty otherwise) is the allocation's call chain. */
@@ -166,7 +166,7 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
             return HS_ERR_NOMEM;
         m->site_bytes[si] = m->site_count[si] = 0;
     }
-    m->site_bytes[si] += size;
+    m->site_bytes[si] = hs_add_sat(m->site_bytes[si], size);
     m->site_count[si]++;
     if (m->samples != HS_MLPD_SAMPLES_ALLOC)
         return HS_OK;
@@ -179,7 +179,7 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
             return HS_ERR_NOMEM;
         m->bucket_bytes[si] = 0;
     }
-    m->bucket_bytes[si] += size;
+    m->bucket_bytes[si] = hs_add_sat(m->bucket_bytes[si], size);
     return HS_OK;
 }
 
@@ -192,7 +192,7 @@ static void close_shot(struct loader *l)
     s->n = m->ncells - s->first;
     uint64_t total = 0;
     for (size_t i = s->first; i < m->ncells; i++)
-        total += m->cells[i].bytes;
+        total = hs_add_sat(total, m->cells[i].bytes);
     if (total > m->stats.max_live_bytes)
         m->stats.max_live_bytes = total;
     m->shot_open = false;
@@ -236,7 +236,8 @@ static int on_heap_object(struct loader *l, const hs_mlpd_event *ev)
             return HS_ERR_NOMEM;
         m->cells[m->ncells++] = (struct cell){vt, 0, 0};
     }
-    m->cells[at].bytes += ev->u.heap_object.size;
+    m->cells[at].bytes =
+        hs_add_sat(m->cells[at].bytes, ev->u.heap_object.size);
     m->cells[at].count++;
     return HS_OK;
 }
@@ -257,7 +258,7 @@ static struct stop *stop_of(struct loader *l, uint64_t thread)
 
 static void add_time(uint64_t *total, uint64_t *max, uint64_t d)
 {
-    *total += d;
+    *total = hs_add_sat(*total, d);
     if (d > *max)
         *max = d;
 }

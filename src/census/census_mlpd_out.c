@@ -148,7 +148,7 @@ static int build_shots(hs_census *c, struct hs_census_mlpd *m)
         const struct shot *s = &m->shots[k];
         uint64_t total = 0;
         for (size_t i = 0; i < s->n; i++)
-            total += m->cells[s->first + i].bytes;
+            total = hs_add_sat(total, m->cells[s->first + i].bytes);
         st = hs__census_build_sample_begin(c, s->time);
         if (!st && s->n) /* an empty shot has no cells, maybe no array */
             st = add_cells(c, m, m->cells + s->first, s->n);
@@ -249,7 +249,8 @@ static int name_site(struct hs_census_mlpd *m, size_t i, struct site_out *o)
     o->count = m->site_count[i];
     if (m->vt[key[0]].used_early) {
         m->stats.late_alloc_count += o->count;
-        m->stats.late_alloc_bytes += o->bytes;
+        m->stats.late_alloc_bytes =
+            hs_add_sat(m->stats.late_alloc_bytes, o->bytes);
     }
     return HS_OK;
 }
