@@ -728,6 +728,34 @@ static void test_marker_window(void)
     hs_census_free(c);
 }
 
+/* The text quotes the window's marker texts: a quote, a backslash or a
+ * control byte inside one is written as \xHH, so the quoted text ends
+ * where the marker does; the JSON carries the texts exactly. */
+static void test_marker_labels_text(void)
+{
+    hs_census *a = constructed(0, HS_BREAKDOWN_CLOSURE_DESCR);
+    hs_census *b = constructed(1, HS_BREAKDOWN_CLOSURE_DESCR);
+    hs_diff_options o;
+    hs_diff_options_init(&o);
+    o.from_marker = "say \"hi\" to marker \"";
+    o.to_marker = "a\\b\tc";
+    o.to_ns[0] = o.to_ns[1] = 10000000000u; /* a window: the JSON shows it */
+    hs_diff *d = NULL;
+    CU_ASSERT_EQUAL_FATAL(hs_diff_new(a, b, &o, NULL, &d, NULL), HS_OK);
+    char *txt = render_text(d, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(
+        txt, "window: from marker \"say \\x22hi\\x22 to marker \\x22\" "
+             "to marker \"a\\x5cb\\x09c\"\n"));
+    free(txt);
+    char *j = render_text(d, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"say \\\"hi\\\" to marker \\\"\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"a\\\\b\\u0009c\""));
+    free(j);
+    hs_diff_free(d);
+    hs_census_free(a);
+    hs_census_free(b);
+}
+
 /* The chart: both runs drawn, one look per matched band, refusals. */
 static void test_chart(void)
 {
@@ -787,6 +815,7 @@ int main(void)
         {"folded with a run without samples", test_folded_empty_run},
         {"sums near 2^64 saturate", test_saturated_sums},
         {"marker windows", test_marker_window},
+        {"marker texts in the text", test_marker_labels_text},
         {"json", test_json},
         {"failing allocator", test_allocator},
         {"chart", test_chart},

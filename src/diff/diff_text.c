@@ -30,8 +30,9 @@ static void seconds(char *buf, size_t n, uint64_t ns)
     snprintf(buf, n, "%.3f s", (double)ns / 1e9);
 }
 
-/* A band name on one line: control bytes and backslashes as \xHH. */
-static int put_name(hs_sink *out, const char *name)
+/* A name on one line: control bytes and backslashes as \xHH, and double
+ * quotes too when the name is printed between them (`quoted`). */
+static int put_name(hs_sink *out, const char *name, bool quoted)
 {
     char buf[256];
     size_t len = 0;
@@ -40,7 +41,7 @@ static int put_name(hs_sink *out, const char *name)
             TRY(hs_sink_write(out, buf, len));
             len = 0;
         }
-        if (*p < 0x20 || *p == 0x7f || *p == '\\')
+        if (*p < 0x20 || *p == 0x7f || *p == '\\' || (quoted && *p == '"'))
             len += (size_t)snprintf(buf + len, 5, "\\x%02x", *p);
         else
             buf[len++] = (char)*p;
@@ -117,15 +118,16 @@ static int runs_text(const hs_diff *d, hs_sink *out)
         TRY(hs_sink_printf(out, "heapscope diff: heap profiles (breakdown "
                            "not recorded)\n"));
     TRY(hs_sink_printf(out, "before: "));
-    TRY(put_name(out, a->input));
+    TRY(put_name(out, a->input, false));
     TRY(hs_sink_printf(out, "\nafter:  "));
-    TRY(put_name(out, b->input));
+    TRY(put_name(out, b->input, false));
     TRY(hs_sink_write(out, "\n", 1));
     if (hs_diff_from_marker(d)) {
         TRY(hs_sink_printf(out, "window: from marker \""));
-        TRY(put_name(out, hs_diff_from_marker(d)));
+        TRY(put_name(out, hs_diff_from_marker(d), true));
         TRY(hs_sink_printf(out, "\" to marker \""));
-        TRY(put_name(out, hs_diff_to_marker(d) ? hs_diff_to_marker(d) : ""));
+        TRY(put_name(out, hs_diff_to_marker(d) ? hs_diff_to_marker(d) : "",
+                     true));
         TRY(hs_sink_printf(out, "\"\n"));
     }
     char t0[32], t1[32], t2[32], t3[32];
@@ -193,7 +195,7 @@ static int band_rows(const hs_diff *d, hs_sink *out)
         else
             snprintf(r, sizeof r, "-");
         TRY(hs_sink_printf(out, "%14s %14s %15s %8s  ", sx, sy, sz, r));
-        TRY(put_name(out, b->name));
+        TRY(put_name(out, b->name, false));
         TRY(hs_sink_printf(out, "%s\n", b->normalized_only ? "  (normalised)"
                                                            : ""));
     }
