@@ -135,6 +135,14 @@ cp "$TMP/out" "$TMP/w.json"
 check_json "$LAZY" "$STRICT" "$TMP/w.json" count report
 check "window in JSON" grep -q '"from_marker": "count", "to_marker": "report"' "$TMP/w.json"
 
+# a window's end past 2^64 ns (the largest --window-to takes is 1e15 s)
+# saturates: no window at all, the same JSON as without the option
+run diff --json "$LAZY" "$STRICT"
+cp "$TMP/out" "$TMP/whole.json"
+run diff --json --window-from 0 --window-to 1e15 "$LAZY" "$STRICT"
+expect_rc "--window-to 1e15" 0
+check "--window-to 1e15 is the whole run" cmp -s "$TMP/out" "$TMP/whole.json"
+
 # an eventlog against the runtime's .hp of the same run: all bands match,
 # with a warning that the time bases differ
 run diff --json "$LAZY" "$SAMPLES/phases-lazy-hc.hp"

@@ -140,6 +140,10 @@ bool cli_parse_uint(const char *cmd, const char *opt, const char *value,
 bool cli_parse_double(const char *cmd, const char *opt, const char *value,
                       double *out);
 
+/* Seconds as cli_parse_double() gives them (non-negative), in whole
+ * nanoseconds rounded to nearest; UINT64_MAX from 2^64 ns on. */
+uint64_t cli_seconds_to_ns(double secs);
+
 /* --kind area|normalized|line and --sort size|name|stddev; false after a
  * usage error naming cmd. */
 bool cli_parse_kind(const char *cmd, const char *v, hs_chart_kind *out);

@@ -129,12 +129,6 @@ static int take_between(int argc, char **argv, char **args, int *nargs,
     return 0;
 }
 
-static uint64_t to_ns(double secs)
-{
-    double ns = secs * 1e9 + 0.5;
-    return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
-}
-
 static int parse_value(diff_args *a, int id, const char *v)
 {
     double s;
@@ -188,9 +182,9 @@ static int parse_value(diff_args *a, int id, const char *v)
             return EXIT_USAGE;
         for (int k = 0; k < 2; k++) {
             if (id == OPT_FROM)
-                a->d.from_ns[k] = to_ns(s);
+                a->d.from_ns[k] = cli_seconds_to_ns(s);
             else
-                a->d.to_ns[k] = to_ns(s);
+                a->d.to_ns[k] = cli_seconds_to_ns(s);
         }
         a->has_window = true;
         break;

@@ -260,12 +260,6 @@ static int write_summary(const hs_summary *s, const char *output, bool json,
     return rc;
 }
 
-static uint64_t to_ns(double secs)
-{
-    double ns = secs * 1e9 + 0.5; /* secs >= 0: cli_parse_double checked */
-    return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
-}
-
 /* The command line, parsed. */
 typedef struct summary_args {
     const char *path, *output;
@@ -407,9 +401,9 @@ int cmd_summary(int argc, char **argv)
     hs_summary_window w;
     hs_summary_window_init(&w);
     if (a.has_from)
-        w.from_ns = to_ns(a.from);
+        w.from_ns = cli_seconds_to_ns(a.from);
     if (a.has_to)
-        w.to_ns = to_ns(a.to);
+        w.to_ns = cli_seconds_to_ns(a.to);
     bool windowed = a.has_from || a.has_to || a.between[0];
     hs_summary *s = NULL;
     int fin = HS_OK;

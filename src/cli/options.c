@@ -276,6 +276,14 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *value,
     return true;
 }
 
+uint64_t cli_seconds_to_ns(double secs)
+{
+    double ns = secs * 1e9 + 0.5;
+    if (!(ns >= 1.0))
+        return 0; /* NaN, or below half a nanosecond */
+    return ns >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)ns;
+}
+
 bool cli_parse_kind(const char *cmd, const char *v, hs_chart_kind *out)
 {
     if (strcmp(v, "area") == 0)
