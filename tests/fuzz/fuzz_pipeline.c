@@ -9,7 +9,8 @@
  *
  *  - one loading path, one answer: hs_census_load_fd() on the bytes and
  *    hs_reader + hs_census_add_event() fed in pieces give the same census
- *    (samples, times, totals, end time, bands);
+ *    (samples, times, totals, end time, bands), for the whole input and
+ *    for the prefix the diff compares it with;
  *  - whatever `hp` writes, `hp` reads back to the same samples: the .hp
  *    rendered from the census loads without error, and rendering that
  *    census again gives the same bytes;
@@ -87,14 +88,16 @@ static hs_census *feed_events(const uint8_t *data, size_t size, size_t chunk,
 }
 
 /* The GC summary of an eventlog's bytes fed in chunks of `chunk`, finished;
- * NULL when they do not decode to their end or to a cut. With `same`, the
- * census fed alongside must equal it. */
+ * NULL when they do not decode to their end or to a cut. With `same` (the
+ * census the same bytes loaded to), they must decode, and the census fed
+ * alongside must equal it. */
 static hs_summary *summary_of(const uint8_t *data, size_t size, size_t chunk,
                               const hs_census *same)
 {
     hs_summary *sum = hs_summary_new();
     CHECK(sum != NULL);
     hs_census *fed = feed_events(data, size, chunk, sum);
+    CHECK(fed || !same); /* bytes that load as an eventlog also feed */
     if (fed && same)
         same_census(same, fed);
     bool ok = fed && hs_summary_finish(sum) >= 0;
@@ -165,8 +168,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int pst;
     hs_census *prefix = load_bytes(data, cut, &pst);
     if (prefix) {
-        /* the prefix's own summary, when the whole has one */
-        hs_summary *psum = sum ? summary_of(data, cut, cut + 1, NULL) : NULL;
+        /* the prefix's own summary, when the whole has one; the prefix
+         * fed as events must give the census loaded from it */
+        hs_summary *psum =
+            sum && hs_census_get_info(prefix)->source == HS_SOURCE_EVENTLOG
+                ? summary_of(data, cut, cut + 1, prefix)
+                : NULL;
         const hs_summary_stats *ps = psum ? hs_summary_get_stats(psum) : NULL;
         unsigned flags = ((unsigned)mode >> 5) | (charts ? DIFF_CHART : 0);
         if (mode & 2) {
