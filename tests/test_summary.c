@@ -337,6 +337,15 @@ static void test_windows(void)
     free(text);
     free(json);
     hs_summary_free(s);
+
+    /* the text quotes the labels: a quote or backslash inside is \xHH */
+    win = (hs_summary_window){50, 250, "say \"hi\"", "a\\b"};
+    s = summarise(w.data, w.len, 4096, &win, &fin);
+    text = render(s, false);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(text, "(user marker \"say \\x22hi\\x22\" to \"a\\x5cb\")"));
+    free(text);
+    hs_summary_free(s);
     evw_free(&w);
 }
 

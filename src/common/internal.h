@@ -186,4 +186,9 @@ void hs_outbuf_seconds(hs_outbuf *o, uint64_t ns);
 /* Flushes; returns the status (HS_OK or HS_ERR_IO). */
 int hs_outbuf_flush(hs_outbuf *o);
 
+/* A name on one line of a text report: control bytes and backslashes as
+ * \xHH, and double quotes too when the name stands between them
+ * (`quoted`), so the quoted text ends where the name does. */
+int hs_put_escaped(struct hs_sink *out, const char *name, bool quoted);
+
 #endif

@@ -6,6 +6,7 @@
  * the chart's legend and the report page agree.
  */
 #include "common/internal.h"
+#include "heapscope/sink.h"
 
 #include <stdio.h>
 
@@ -81,4 +82,23 @@ char *hs_format_bytes(char *buf, size_t size, double v)
         snprintf(buf, size, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v,
                  units[u]);
     return buf;
+}
+
+int hs_put_escaped(hs_sink *out, const char *name, bool quoted)
+{
+    char buf[256];
+    size_t len = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (len > sizeof buf - 5) {
+            int st = hs_sink_write(out, buf, len);
+            if (st < 0)
+                return st;
+            len = 0;
+        }
+        if (*p < 0x20 || *p == 0x7f || *p == '\\' || (quoted && *p == '"'))
+            len += (size_t)snprintf(buf + len, 5, "\\x%02x", *p);
+        else
+            buf[len++] = (char)*p;
+    }
+    return hs_sink_write(out, buf, len);
 }

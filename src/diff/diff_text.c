@@ -30,25 +30,6 @@ static void seconds(char *buf, size_t n, uint64_t ns)
     snprintf(buf, n, "%.3f s", (double)ns / 1e9);
 }
 
-/* A name on one line: control bytes and backslashes as \xHH, and double
- * quotes too when the name is printed between them (`quoted`). */
-static int put_name(hs_sink *out, const char *name, bool quoted)
-{
-    char buf[256];
-    size_t len = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-        if (len > sizeof buf - 5) {
-            TRY(hs_sink_write(out, buf, len));
-            len = 0;
-        }
-        if (*p < 0x20 || *p == 0x7f || *p == '\\' || (quoted && *p == '"'))
-            len += (size_t)snprintf(buf + len, 5, "\\x%02x", *p);
-        else
-            buf[len++] = (char)*p;
-    }
-    return hs_sink_write(out, buf, len);
-}
-
 /* One row of the runs' table: label, before, after and the change. */
 static int row(hs_sink *out, const char *label, double a, double b,
                const char *unit, bool bytes)
@@ -118,16 +99,16 @@ static int runs_text(const hs_diff *d, hs_sink *out)
         TRY(hs_sink_printf(out, "heapscope diff: heap profiles (breakdown "
                            "not recorded)\n"));
     TRY(hs_sink_printf(out, "before: "));
-    TRY(put_name(out, a->input, false));
+    TRY(hs_put_escaped(out, a->input, false));
     TRY(hs_sink_printf(out, "\nafter:  "));
-    TRY(put_name(out, b->input, false));
+    TRY(hs_put_escaped(out, b->input, false));
     TRY(hs_sink_write(out, "\n", 1));
     if (hs_diff_from_marker(d)) {
         TRY(hs_sink_printf(out, "window: from marker \""));
-        TRY(put_name(out, hs_diff_from_marker(d), true));
+        TRY(hs_put_escaped(out, hs_diff_from_marker(d), true));
         TRY(hs_sink_printf(out, "\" to marker \""));
-        TRY(put_name(out, hs_diff_to_marker(d) ? hs_diff_to_marker(d) : "",
-                     true));
+        const char *to = hs_diff_to_marker(d);
+        TRY(hs_put_escaped(out, to ? to : "", true));
         TRY(hs_sink_printf(out, "\"\n"));
     }
     char t0[32], t1[32], t2[32], t3[32];
@@ -195,7 +176,7 @@ static int band_rows(const hs_diff *d, hs_sink *out)
         else
             snprintf(r, sizeof r, "-");
         TRY(hs_sink_printf(out, "%14s %14s %15s %8s  ", sx, sy, sz, r));
-        TRY(put_name(out, b->name, false));
+        TRY(hs_put_escaped(out, b->name, false));
         TRY(hs_sink_printf(out, "%s\n", b->normalized_only ? "  (normalised)"
                                                            : ""));
     }

@@ -161,20 +161,6 @@ void summary_notes(const hs_summary *s, textlist *l)
                "between the last values before each edge.");
 }
 
-/* Marker names may hold any byte: print printable ASCII and UTF-8 as is,
- * other bytes as \xHH. */
-static int put_name(hs_sink *out, const char *p)
-{
-    int st = HS_OK;
-    for (const unsigned char *q = (const unsigned char *)p; !st && *q; q++) {
-        if (*q < 0x20 || *q == 0x7f || *q == '\\')
-            st = hs_sink_printf(out, "\\x%02x", *q);
-        else
-            st = hs_sink_write(out, q, 1);
-    }
-    return st;
-}
-
 /* Writes "    - " and the sentence wrapped at 78 columns, continuation
  * lines indented under its first word. */
 static int put_item(hs_sink *out, const char *t)
@@ -212,9 +198,9 @@ static int put_head(const hs_summary *s, hs_sink *out)
                            secs(st->to_ns)));
         if (s->from_marker && s->to_marker) {
             TRY(hs_sink_printf(out, " (user marker \""));
-            TRY(put_name(out, s->from_marker));
+            TRY(hs_put_escaped(out, s->from_marker, true));
             TRY(hs_sink_printf(out, "\" to \""));
-            TRY(put_name(out, s->to_marker));
+            TRY(hs_put_escaped(out, s->to_marker, true));
             TRY(hs_sink_printf(out, "\")"));
         }
         TRY(hs_sink_printf(out, "\n"));
