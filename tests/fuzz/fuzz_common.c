@@ -151,14 +151,113 @@ void render_csv_layout(const hs_census *c, hs_csv_layout layout)
     render(c, render_csv, &layout, NULL);
 }
 
+struct line {
+    const char *p;
+    size_t n;
+};
+
+static int line_cmp(const void *a, const void *b)
+{
+    const struct line *x = a, *y = b;
+    size_t n = x->n < y->n ? x->n : y->n;
+    int d = memcmp(x->p, y->p, n);
+    return d ? d : (x->n > y->n) - (x->n < y->n);
+}
+
+uint64_t folded_sum(const hs_membuf *m, size_t *nlines)
+{
+    CHECK(m->len == 0 || m->data[m->len - 1] == '\n');
+    CHECK(memchr(m->data ? m->data : "", 0, m->len) == NULL);
+    size_t cap = 0, n = 0;
+    for (size_t i = 0; i < m->len; i++)
+        cap += m->data[i] == '\n';
+    struct line *lines = malloc((cap ? cap : 1) * sizeof *lines);
+    CHECK(lines != NULL);
+    uint64_t sum = 0;
+    const char *p = m->data, *end = m->data + m->len;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *sp = eol;
+        while (sp > p && sp[-1] >= '0' && sp[-1] <= '9')
+            sp--;
+        CHECK(sp < eol && sp[0] != '0'); /* a count, no leading zero */
+        CHECK(sp - 1 > p && sp[-1] == ' ');
+        uint64_t w = 0;
+        for (const char *d = sp; d < eol; d++) {
+            CHECK(w <= (UINT64_MAX - (uint64_t)(*d - '0')) / 10);
+            w = w * 10 + (uint64_t)(*d - '0');
+        }
+        sum = w > UINT64_MAX - sum ? UINT64_MAX : sum + w;
+        const char *fe = sp - 1; /* end of the frames */
+        CHECK(memchr(p, '\t', (size_t)(fe - p)) == NULL);
+        CHECK(memchr(p, '\r', (size_t)(fe - p)) == NULL);
+        CHECK(p[0] != ';' && fe[-1] != ';');
+        for (const char *q = p; q + 1 < fe; q++)
+            CHECK(!(q[0] == ';' && q[1] == ';'));
+        const char *t = fe;
+        while (t > p && t[-1] >= '0' && t[-1] <= '9')
+            t--;
+        CHECK(t == fe || t == p || t[-1] != ' '); /* no frame ends " 12" */
+        lines[n++] = (struct line){p, (size_t)(fe - p)};
+        p = eol + 1;
+    }
+    qsort(lines, n, sizeof *lines, line_cmp);
+    for (size_t i = 1; i < n; i++)
+        CHECK(line_cmp(&lines[i - 1], &lines[i]) != 0);
+    free(lines);
+    *nlines = n;
+    return sum;
+}
+
+/* Every folded weight of heap and time. Where the weights are whole
+ * numbers below 2^53 (summed in doubles without loss), the lines add up
+ * to the census's own figure: the peak and the last sample's totals, the
+ * time profile's ticks. */
 void render_folded_all(const hs_census *c)
 {
+    const uint64_t exact = (uint64_t)1 << 53;
+    size_t ns = hs_census_sample_count(c), nlines;
     for (int w = HS_WEIGHT_PEAK; w <= HS_WEIGHT_LAST; w++) {
         hs_folded_options fo = {HS_FOLDED_HEAP, (hs_folded_weight)w, false};
-        render(c, render_folded, &fo, NULL);
+        hs_membuf m;
+        int st = render(c, render_folded, &fo, &m);
+        if (st == HS_OK) {
+            uint64_t sum = folded_sum(&m, &nlines);
+            CHECK(nlines <= hs_census_band_count(c));
+            size_t pick = w == HS_WEIGHT_PEAK ? hs_census_peak_sample(c)
+                                              : ns - 1;
+            uint64_t total = ns ? hs_census_sample_total(c, pick) : 0;
+            if (w != HS_WEIGHT_INTEGRAL && total < exact)
+                CHECK(sum == total);
+        }
+        hs_membuf_free(&m);
     }
-    hs_folded_options ft = {HS_FOLDED_TIME, HS_WEIGHT_PEAK, true};
-    render(c, render_folded, &ft, NULL);
+    uint64_t ticks = 0, all = 0;
+    for (size_t i = 0; i < hs_census_tprof_count(c); i++) {
+        const uint32_t *ids;
+        uint64_t t;
+        hs_census_tprof_stack(c, i, -1, &ids, &t);
+        ticks = t > UINT64_MAX - ticks ? UINT64_MAX : ticks + t;
+    }
+    for (size_t k = 0; k < hs_census_tprof_cap_count(c); k++) {
+        size_t stack;
+        uint32_t cap;
+        uint64_t t = hs_census_tprof_cap_at(c, k, &stack, &cap);
+        all = t > UINT64_MAX - all ? UINT64_MAX : all + t;
+    }
+    for (int per_cap = 0; per_cap < 2; per_cap++) {
+        hs_folded_options ft = {HS_FOLDED_TIME, HS_WEIGHT_PEAK, per_cap};
+        hs_membuf m;
+        if (render(c, render_folded, &ft, &m) == HS_OK) {
+            uint64_t sum = folded_sum(&m, &nlines);
+            uint64_t want = per_cap ? all : ticks;
+            if (want < exact)
+                CHECK(sum == want);
+        }
+        hs_membuf_free(&m);
+    }
+    /* each tick is of one stack and one capability */
+    CHECK(ticks == all && all == hs_census_get_info(c)->time_samples);
 }
 
 void render_all(const hs_census *c)

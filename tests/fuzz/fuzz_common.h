@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 
@@ -31,7 +32,14 @@ int render(const hs_census *c, render_fn fn, const void *opt, hs_membuf *m);
 int count_write(void *ctx, const void *data, size_t len);
 /* hp(load(hp(c))) == hp(c). */
 void hp_round_trip(const hs_census *c);
-/* The CSV in one layout; every folded weight of heap and time. */
+/* Traps unless m holds folded lines as hs_render_folded() promises:
+ * "frame;frame N\n" with no NUL, TAB or CR, no empty frame, the frames
+ * not ending in a space and digits, N a decimal above 0 without leading
+ * zeros, and no two lines with the same frames. Returns the sum of N
+ * (saturated) and the number of lines in *nlines. */
+uint64_t folded_sum(const hs_membuf *m, size_t *nlines);
+/* The CSV in one layout; every folded weight of heap and time, whose
+ * lines must add up to the census's figures where doubles are exact. */
 void render_csv_layout(const hs_census *c, hs_csv_layout layout);
 void render_folded_all(const hs_census *c);
 /* Every CSV layout, every folded weight and source. */

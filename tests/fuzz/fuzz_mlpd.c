@@ -11,7 +11,8 @@
  * every event (all fields, pointers followed) and on the final status.
  * Then (bit 5) the bytes load into a census by class and by assembly,
  * heap shots and allocation intervals, and every renderer draws it: the
- * folded stacks of each census, the CSV in both layouts over the three
+ * folded stacks of each census (their weights adding up to the census's
+ * sums; allocation sites by objects and by bytes in turn), the CSV in both layouts over the three
  * censuses (bit 7 says which census gets which layout); the GC summary
  * (its JSON checked as JSON) and the report page of one census (bit 7:
  * by class or by namespace), that census against itself, and the two
@@ -150,6 +151,32 @@ static void report(const hs_census *c, unsigned flags)
     check_self_diff(c, NULL, flags & 7);
 }
 
+/* The allocation sites' folded lines (objects, or bytes with by_bytes)
+ * add up to the sites' own sums where doubles are exact. */
+static void check_alloc_folded(const hs_census *c, bool by_bytes)
+{
+    hs_folded_options fo = {HS_FOLDED_ALLOC,
+                            by_bytes ? HS_WEIGHT_BYTES : HS_WEIGHT_COUNT,
+                            false};
+    hs_membuf m;
+    if (render(c, (render_fn)hs_render_folded, &fo, &m) == HS_OK) {
+        size_t nlines, n = hs_census_alloc_site_count(c);
+        uint64_t sum = folded_sum(&m, &nlines), want = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *const *frames;
+            size_t nframes;
+            uint64_t bytes, objs;
+            hs_census_alloc_site(c, i, &frames, &nframes, &bytes, &objs);
+            uint64_t w = by_bytes ? bytes : objs;
+            want = w > UINT64_MAX - want ? UINT64_MAX : want + w;
+        }
+        CHECK(nlines <= n);
+        if (want < (uint64_t)1 << 53)
+            CHECK(sum == want);
+    }
+    hs_membuf_free(&m);
+}
+
 static void load_all(const uint8_t *data, size_t size, unsigned mode)
 {
     unsigned flip = mode >> 7;
@@ -174,8 +201,7 @@ static void load_all(const uint8_t *data, size_t size, unsigned mode)
             const hs_mlpd_gc_stats *ms = hs_census_mlpd_stats(c);
             if (ms && hs_census_sample_count(c) && !w)
                 CHECK(ms->heap_shots >= hs_census_sample_count(c));
-            hs_folded_options fo = {HS_FOLDED_ALLOC, HS_WEIGHT_COUNT, false};
-            render(c, (render_fn)hs_render_folded, &fo, NULL);
+            check_alloc_folded(c, (w + flip) & 1);
             /* Each layout at least once per input, the two alternating
              * over the censuses (mode bit 7 picks which gets which): the
              * CSV of up to 131,072 intervals in both layouts for all
