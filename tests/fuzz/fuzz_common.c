@@ -166,12 +166,15 @@ static int line_cmp(const void *a, const void *b)
 
 uint64_t folded_sum(const hs_membuf *m, size_t *nlines)
 {
-    CHECK(m->len == 0 || m->data[m->len - 1] == '\n');
-    CHECK(memchr(m->data ? m->data : "", 0, m->len) == NULL);
+    *nlines = 0;
+    if (m->len == 0) /* every line rounded to nothing; data may be NULL */
+        return 0;
+    CHECK(m->data[m->len - 1] == '\n');
+    CHECK(memchr(m->data, 0, m->len) == NULL);
     size_t cap = 0, n = 0;
     for (size_t i = 0; i < m->len; i++)
         cap += m->data[i] == '\n';
-    struct line *lines = malloc((cap ? cap : 1) * sizeof *lines);
+    struct line *lines = malloc(cap * sizeof *lines);
     CHECK(lines != NULL);
     uint64_t sum = 0;
     const char *p = m->data, *end = m->data + m->len;
