@@ -190,7 +190,7 @@ uint64_t folded_sum(const hs_membuf *m, size_t *nlines)
             CHECK(w <= (UINT64_MAX - (uint64_t)(*d - '0')) / 10);
             w = w * 10 + (uint64_t)(*d - '0');
         }
-        sum = w > UINT64_MAX - sum ? UINT64_MAX : sum + w;
+        sum = add_sat(sum, w);
         const char *fe = sp - 1; /* end of the frames */
         CHECK(memchr(p, '\t', (size_t)(fe - p)) == NULL);
         CHECK(memchr(p, '\r', (size_t)(fe - p)) == NULL);
@@ -240,13 +240,13 @@ void render_folded_all(const hs_census *c)
         const uint32_t *ids;
         uint64_t t;
         hs_census_tprof_stack(c, i, -1, &ids, &t);
-        ticks = t > UINT64_MAX - ticks ? UINT64_MAX : ticks + t;
+        ticks = add_sat(ticks, t);
     }
     for (size_t k = 0; k < hs_census_tprof_cap_count(c); k++) {
         size_t stack;
         uint32_t cap;
         uint64_t t = hs_census_tprof_cap_at(c, k, &stack, &cap);
-        all = t > UINT64_MAX - all ? UINT64_MAX : all + t;
+        all = add_sat(all, t);
     }
     for (int per_cap = 0; per_cap < 2; per_cap++) {
         hs_folded_options ft = {HS_FOLDED_TIME, HS_WEIGHT_PEAK, per_cap};

@@ -14,6 +14,13 @@
 
 #define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 
+/* a + b, or UINT64_MAX when that overflows: the sums the checks compare
+ * saturate as the library's do (its hs_add_sat is internal). */
+static inline uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
 /* Renders c with options opt into a sink. */
 typedef int (*render_fn)(const hs_census *c, hs_sink *out, const void *opt);
 

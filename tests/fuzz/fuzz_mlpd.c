@@ -12,8 +12,9 @@
  * Then (bit 5) the bytes load into a census by class and by assembly,
  * heap shots and allocation intervals, and every renderer draws it: the
  * folded stacks of each census (their weights adding up to the census's
- * sums; allocation sites by objects and by bytes in turn), the CSV in both layouts over the three
- * censuses (bit 7 says which census gets which layout); the GC summary
+ * sums; allocation sites by objects and by bytes in turn), the CSV in
+ * both layouts over the three censuses (bit 7 says which census gets
+ * which layout); the GC summary
  * (its JSON checked as JSON) and the report page of one census (bit 7:
  * by class or by namespace), that census against itself, and the two
  * heap-shot censuses against each other (fuzz_report.c).
@@ -167,8 +168,7 @@ static void check_alloc_folded(const hs_census *c, bool by_bytes)
             size_t nframes;
             uint64_t bytes, objs;
             hs_census_alloc_site(c, i, &frames, &nframes, &bytes, &objs);
-            uint64_t w = by_bytes ? bytes : objs;
-            want = w > UINT64_MAX - want ? UINT64_MAX : want + w;
+            want = add_sat(want, by_bytes ? bytes : objs);
         }
         CHECK(nlines <= n);
         if (want < (uint64_t)1 << 53)
