@@ -9,10 +9,18 @@
 # on. Renderers see census tables, never events: render may not include
 # read. The command line (src/cli) uses only the public headers.
 #
+# The same rule holds for calls: with --objects, it reads the symbols of
+# the library's object files (nm) and fails where one part calls a
+# function or uses data that a part it may not use defines, whatever the
+# #include lines say (a header may bring in another part's declarations).
+#
 # Usage: scripts/check-deps.sh [ROOT]      check the tree at ROOT (default:
 #                                          this script's repository)
+#        scripts/check-deps.sh --objects DIR  check the objects in DIR, named
+#                                          as meson names them (src_PART_FILE.c.o)
 #        scripts/check-deps.sh --self-test  check that a forbidden edge and
-#                                          an allowed one are told apart
+#                                          an allowed one are told apart, by
+#                                          #include and by symbol
 set -uo pipefail
 
 declare -A allow=(
@@ -89,6 +97,59 @@ check() {
     return $bad
 }
 
+# check_objects DIR: prints each call from one part into a part the rule
+# does not allow it; returns 1 when there is one.
+check_objects() {
+    local dir=$1 o b p rules k
+    local objs=("$dir"/src_*.c.o)
+    [ -e "${objs[0]}" ] || { echo "no objects named src_PART_FILE.c.o in $dir"; return 1; }
+    rules=$(for k in "${!allow[@]}"; do echo "$k:${allow[$k]}"; done)
+    for o in "${objs[@]}"; do
+        b=$(basename "$o"); p=${b#src_}; p=${p%%_*}
+        nm -g --defined-only "$o" | awk -v p="$p" 'NF == 3 {print "D", p, $3}'
+        nm -u "$o" | awk -v p="$p" -v f="$b" '{print "U", p, $2, f}'
+    done | awk -v rules="$rules" '
+        BEGIN {
+            n = split(rules, r, "\n")
+            for (i = 1; i <= n; i++) {
+                split(r[i], kv, ":")
+                m = split(kv[2], ps, " ")
+                for (j = 1; j <= m; j++) ok[kv[1] " " ps[j]] = 1
+            }
+        }
+        $1 == "D" { owner[$3] = $2; next }
+        { uses[++nu] = $0 }
+        END {
+            bad = 0
+            for (i = 1; i <= nu; i++) {
+                split(uses[i], u, " ")
+                t = owner[u[3]]
+                if (t == "" || ((u[2] " " t) in ok)) continue
+                print "forbidden: " u[4] " (" u[2] ") uses " u[3] " (defined in " t "): " u[2] " may use only parts it may include"
+                bad = 1
+            }
+            exit bad
+        }'
+}
+
+self_test_objects() {
+    local t=$1 cc=${CC:-cc}
+    command -v "$cc" >/dev/null || { echo "self-test: no C compiler ($cc) for the symbol check"; return 1; }
+    mkdir -p "$t/obj"
+    printf 'int hs_read_thing(void) { return 1; }\n' >"$t/read.c"
+    printf 'int hs_read_thing(void);\nint hs_census_thing(void) { return hs_read_thing(); }\n' >"$t/census.c"
+    printf 'int hs_read_thing(void);\nint hs_render_thing(void) { return hs_read_thing(); }\n' >"$t/render.c"
+    "$cc" -c -o "$t/obj/src_read_a.c.o" "$t/read.c" &&
+    "$cc" -c -o "$t/obj/src_census_a.c.o" "$t/census.c" || return 1
+    check_objects "$t/obj" >/dev/null ||
+        { echo "self-test: allowed calls (census -> read) were refused"; return 1; }
+    "$cc" -c -o "$t/obj/src_render_a.c.o" "$t/render.c" || return 1
+    if check_objects "$t/obj" >/dev/null; then
+        echo "self-test: a forbidden call (render -> read) passed"
+        return 1
+    fi
+}
+
 self_test() {
     local t
     t=$(mktemp -d "${TMPDIR:-/tmp}/check-deps.XXXXXX")
@@ -113,12 +174,21 @@ self_test() {
         # restore: drop the line again
         sed -i '$d' "$t/${edge%%:*}"
     done
-    echo "self-test passed: allowed edges pass, four forbidden ones fail"
+    self_test_objects "$t" || return 1
+    echo "self-test passed: allowed edges pass, four forbidden includes and a forbidden call fail"
 }
 
 if [[ ${1:-} == --self-test ]]; then
     self_test
     exit
+fi
+if [[ ${1:-} == --objects ]]; then
+    if check_objects "${2:?--objects needs a directory}"; then
+        echo "check-deps: every call between the library's parts follows the rule"
+        exit 0
+    fi
+    echo "check-deps: the dependency rule is broken by a call (docs/ARCHITECTURE.md)"
+    exit 1
 fi
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 if check "$root"; then

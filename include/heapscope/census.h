@@ -22,7 +22,6 @@
 #define HEAPSCOPE_CENSUS_H
 
 #include "common.h"
-#include "reader.h"
 
 #include <stdio.h>
 
@@ -31,6 +30,9 @@ extern "C" {
 #endif
 
 typedef struct hs_census hs_census;
+/* An event as the eventlog reader decodes it (reader.h); the census needs
+ * only its name, so that its header stands without the reader's. */
+typedef struct hs_event hs_event;
 
 typedef enum hs_source_kind {
     HS_SOURCE_NONE = 0,

@@ -131,6 +131,29 @@ HS_API size_t hs_utf8_char_len(const char *p, size_t n);
  */
 HS_API char *hs_format_bytes(char *buf, size_t size, double bytes);
 
+/*
+ * Heap profile breakdowns (+RTS -hc, -hd, ...), as HEAP_PROF_BEGIN carries
+ * them: a vocabulary of every part, the reader's, the census's and the
+ * renderers'.
+ */
+enum {
+    HS_BREAKDOWN_COST_CENTRE = 1,  /* -hc */
+    HS_BREAKDOWN_MODULE = 2,       /* -hm */
+    HS_BREAKDOWN_CLOSURE_DESCR = 3,/* -hd */
+    HS_BREAKDOWN_TYPE_DESCR = 4,   /* -hy */
+    HS_BREAKDOWN_RETAINER = 5,     /* -hr */
+    HS_BREAKDOWN_BIOGRAPHY = 6,    /* -hb */
+    HS_BREAKDOWN_CLOSURE_TYPE = 7, /* -hT */
+    HS_BREAKDOWN_INFO_TABLE = 8,   /* -hi */
+    HS_BREAKDOWN_ERA = 9           /* -he */
+};
+
+/* The flag letter of a breakdown ("hc", "hd", ...), or "h?"; static storage. */
+HS_API const char *hs_breakdown_flag(uint32_t breakdown);
+
+/* A description of a breakdown ("cost centre stack", ...); static storage. */
+HS_API const char *hs_breakdown_name(uint32_t breakdown);
+
 #ifdef __cplusplus
 }
 #endif

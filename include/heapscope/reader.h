@@ -29,19 +29,6 @@
 extern "C" {
 #endif
 
-/* Heap profile breakdowns carried by HEAP_PROF_BEGIN. */
-enum {
-    HS_BREAKDOWN_COST_CENTRE = 1,  /* -hc */
-    HS_BREAKDOWN_MODULE = 2,       /* -hm */
-    HS_BREAKDOWN_CLOSURE_DESCR = 3,/* -hd */
-    HS_BREAKDOWN_TYPE_DESCR = 4,   /* -hy */
-    HS_BREAKDOWN_RETAINER = 5,     /* -hr */
-    HS_BREAKDOWN_BIOGRAPHY = 6,    /* -hb */
-    HS_BREAKDOWN_CLOSURE_TYPE = 7, /* -hT */
-    HS_BREAKDOWN_INFO_TABLE = 8,   /* -hi */
-    HS_BREAKDOWN_ERA = 9           /* -he */
-};
-
 /* The capability of events from the global buffer or outside any block. */
 #define HS_CAP_NONE (-1)
 
@@ -271,12 +258,6 @@ HS_API bool hs_reader_header_done(const hs_reader *r);
  * Static storage.
  */
 HS_API const char *hs_event_name(uint16_t tag);
-
-/* The flag letter of a breakdown ("hc", "hd", ...), or "h?"; static. */
-HS_API const char *hs_breakdown_flag(uint32_t breakdown);
-
-/* A description of a breakdown ("cost centre stack", ...); static. */
-HS_API const char *hs_breakdown_name(uint32_t breakdown);
 
 /* Called by hs_read_fd() per event; a non-zero return stops reading and
  * becomes hs_read_fd()'s result. */

@@ -5,6 +5,7 @@
  * parallel to the entries, allocated only when a source counts objects,
  * so other censuses pay nothing for them.
  */
+#include "heapscope/reader.h"
 #include "census/census_impl.h"
 #include "census/census_build.h"
 

@@ -2,6 +2,7 @@
  * Finishing a census: ordering samples, markers and lines by time and
  * resolving names that depend on records seen late.
  */
+#include "heapscope/reader.h"
 #include "census/census_impl.h"
 
 #include <stdio.h>

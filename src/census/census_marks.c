@@ -1,6 +1,7 @@
 /*
  * User markers and heap-size lines (HEAP_SIZE, HEAP_LIVE, BLOCKS_SIZE).
  */
+#include "heapscope/reader.h"
 #include "census/census_impl.h"
 
 #include <string.h>

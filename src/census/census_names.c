@@ -2,6 +2,7 @@
  * Names of bands: cost centres and the runtime's names of their stacks
  * (-hc), undefined cost centres, and -hi info-table records.
  */
+#include "heapscope/reader.h"
 #include "census/census_impl.h"
 
 #include <stdio.h>

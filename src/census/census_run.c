@@ -3,6 +3,7 @@
  * program got them. The .hp JOB and DATE texts are the hp renderer's
  * business (render_hp.c), built from these facts and the wall clock.
  */
+#include "heapscope/reader.h"
 #include "census/census_impl.h"
 
 #include <string.h>

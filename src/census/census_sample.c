@@ -1,6 +1,7 @@
 /*
  * The per-event path: interning bands, opening samples, adding entries.
  */
+#include "heapscope/reader.h"
 #include "census/census_impl.h"
 #include "census/census_build.h"
 

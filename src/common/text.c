@@ -102,3 +102,19 @@ int hs_put_escaped(hs_sink *out, const char *name, bool quoted)
     }
     return hs_sink_write(out, buf, len);
 }
+
+const char *hs_breakdown_flag(uint32_t b)
+{
+    static const char *const flags[] = {"h?", "hc", "hm", "hd", "hy",
+                                        "hr", "hb", "hT", "hi", "he"};
+    return b < sizeof flags / sizeof flags[0] ? flags[b] : "h?";
+}
+
+const char *hs_breakdown_name(uint32_t b)
+{
+    static const char *const names[] = {
+        "unknown breakdown", "cost centre stack", "module",
+        "closure description", "type description", "retainer set",
+        "biography", "closure type", "info table", "era"};
+    return b < sizeof names / sizeof names[0] ? names[b] : names[0];
+}

@@ -156,19 +156,3 @@ const uint8_t *hs_event_field_stack_raw(const hs_event *ev,
         return NULL;
     return *(const uint8_t *const *)at(ev, f->aux2);
 }
-
-const char *hs_breakdown_flag(uint32_t b)
-{
-    static const char *const flags[] = {"h?", "hc", "hm", "hd", "hy",
-                                        "hr", "hb", "hT", "hi", "he"};
-    return b < sizeof flags / sizeof flags[0] ? flags[b] : "h?";
-}
-
-const char *hs_breakdown_name(uint32_t b)
-{
-    static const char *const names[] = {
-        "unknown breakdown", "cost centre stack", "module",
-        "closure description", "type description", "retainer set",
-        "biography", "closure type", "info table", "era"};
-    return b < sizeof names / sizeof names[0] ? names[b] : names[0];
-}
