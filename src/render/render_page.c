@@ -4,7 +4,6 @@
  * for readers without JavaScript, the SVG chart and a band table.
  */
 #include "render/page_internal.h"
-#include "census/census_build.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -293,7 +292,7 @@ int hs_render_page(const hs_census *c, const hs_page_options *opt,
         rc = HS_OK;
     if (rc)
         return rc;
-    page pg = {c, NULL, opt, hs__census_allocator(c), hs__page_title(c, opt)};
+    page pg = {c, NULL, opt, hs_census_allocator(c), hs__page_title(c, opt)};
     rc = pg.title ? fill(out, &pg) : HS_ERR_NOMEM;
     hs_free(pg.a, pg.title);
     return rc;
@@ -324,7 +323,7 @@ int hs_render_page_compare(const hs_census *before, const hs_census *after,
         rc = HS_ERR_NO_DATA;
     if (rc)
         return rc;
-    page pg = {before, after, opt, hs__census_allocator(before),
+    page pg = {before, after, opt, hs_census_allocator(before),
                hs__page_title(before, opt)};
     rc = pg.title ? fill(out, &pg) : HS_ERR_NOMEM;
     hs_free(pg.a, pg.title);

@@ -11,7 +11,6 @@
  * always come from every sample.
  */
 #include "render/page_internal.h"
-#include "census/census_build.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -498,7 +497,7 @@ static int write_doc(pdata *p, const hs_page_style *styles, hs_sink *out)
 int hs__page_data(const hs_census *c, const hs_page_options *opt,
                   const hs_page_style *styles, hs_sink *out)
 {
-    pdata p = {.c = c, .opt = opt, .a = hs__census_allocator(c)};
+    pdata p = {.c = c, .opt = opt, .a = hs_census_allocator(c)};
     p.ns = hs_census_sample_count(c);
     p.nb = hs_census_band_count(c);
     if (!p.ns && !hs_census_tprof_count(c) && !(opt->gc_json && *opt->gc_json))

@@ -3,7 +3,6 @@
  * bands' looks.
  */
 #include "render/page_internal.h"
-#include "census/census_build.h"
 
 void hs__page_json_str(hs_outbuf *o, const char *s, size_t n)
 {
@@ -124,7 +123,7 @@ static int by_rank(const void *x, const void *y)
 int hs__page_styles(const hs_census *c, const hs_page_options *opt,
                     hs_page_style *out, bool *excluded)
 {
-    const hs_allocator *a = hs__census_allocator(c);
+    const hs_allocator *a = hs_census_allocator(c);
     size_t nb = hs_census_band_count(c);
     hs_band_stats *st = hs_calloc(a, nb ? nb : 1, sizeof *st);
     ranked *r = hs_calloc(a, nb ? nb : 1, sizeof *r);
@@ -159,7 +158,7 @@ int hs__page_styles(const hs_census *c, const hs_page_options *opt,
 static int shared_styles(const hs_census *const cs[2], const hs_page_options *opt,
                          hs_page_style *out[2])
 {
-    const hs_allocator *a = hs__census_allocator(cs[0]);
+    const hs_allocator *a = hs_census_allocator(cs[0]);
     size_t nb[2] = {hs_census_band_count(cs[0]), hs_census_band_count(cs[1])};
     hs_intern names;
     hs_intern_init(&names, a);
@@ -214,7 +213,7 @@ int hs__page_compare_data(const hs_census *before, const hs_census *after,
                           const hs_page_options *opt, hs_sink *out)
 {
     const hs_census *cs[2] = {before, after};
-    const hs_allocator *a = hs__census_allocator(before);
+    const hs_allocator *a = hs_census_allocator(before);
     hs_page_style *sty[2] = {
         hs_calloc(a, hs_census_band_count(before) + 1, sizeof(hs_page_style)),
         hs_calloc(a, hs_census_band_count(after) + 1, sizeof(hs_page_style))};
@@ -235,7 +234,7 @@ int hs__page_compare_data(const hs_census *before, const hs_census *after,
 
 char *hs__page_title(const hs_census *c, const hs_page_options *opt)
 {
-    const hs_allocator *a = hs__census_allocator(c);
+    const hs_allocator *a = hs_census_allocator(c);
     if (opt->title)
         return hs_strndup(a, opt->title, strlen(opt->title));
     size_t n = hs_render_hp_job(c, NULL, 0);
