@@ -111,13 +111,16 @@ sum_last_field() {
   awk '{ s += $NF } END { printf "%d\n", s }' "$1"
 }
 
-# skip_corpus WHAT: WHAT needs ../shared/corpus, which is absent: finish
-# then exits 77, which meson reports as SKIP, unless a check failed.
+# skip_part WHAT WHY: WHAT cannot run here (WHY): finish then exits 77,
+# which meson reports as SKIP, unless a check failed. CI installs every
+# tool the checks use, so there none skips.
 skipped=
-skip_corpus() {
-  echo "SKIP: no corpus at $CORPUS; $1 skipped"
+skip_part() {
+  echo "SKIP: $2; $1 skipped"
   skipped="$skipped${skipped:+, }$1"
 }
+# skip_corpus WHAT: WHAT needs ../shared/corpus, which is absent.
+skip_corpus() { skip_part "$1" "no corpus at $CORPUS"; }
 
 # finish: the closing line, and the script's exit status.
 finish() {
