@@ -6,11 +6,16 @@
 # to be minimised into tests/fuzz/regress/TARGET/.
 #
 #   scripts/fuzz-smoke.sh [SECONDS-PER-TARGET]   (default 60)
+#
+# FUZZ_JOBS=N runs N targets at once (default 1), each for the whole
+# SECONDS: on a 2-core machine FUZZ_JOBS=2 halves the wall time and keeps
+# every target's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 out=${FUZZ_OUT:-/tmp/heapscope-fuzz}
 build=${FUZZ_BUILD:-build-fuzz}
+jobs=${FUZZ_JOBS:-1}
 
 if [ ! -d "$build" ]; then
     CC=clang meson setup "$build" -Dfuzz=true \
@@ -26,10 +31,10 @@ ninja -C "$build" $(for t in $targets; do echo "tests/fuzz/fuzz_$t"; done) \
     >/dev/null
 # Leaks inside fontconfig and cairo (the chart) are theirs, as in the tests.
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
-status=0
-for t in $targets; do
+run_target() { # T: fuzz one target; returns 1 on a finding
+    local t=$1 exe seeds corpus prefixes dict status=0
     exe=$(cd "$build" && pwd)/tests/fuzz/fuzz_$t  # FUZZ_BUILD may be absolute
-    [ -x "$exe" ] || continue
+    [ -x "$exe" ] || return 0
     seeds=$out/$t/seeds corpus=$out/$t/corpus
     rm -rf "$seeds"
     mkdir -p "$seeds" "$corpus"
@@ -73,7 +78,6 @@ for t in $targets; do
     esac
     dict=tests/fuzz/$t.dict
     [ -f "$dict" ] || dict=tests/fuzz/reader.dict
-    echo "== fuzz_$t for ${secs}s"
     if ! (cd "$out/$t" && "$exe" -dict="$OLDPWD/$dict" \
             -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
             -max_len=70000 -print_final_stats=1 corpus seeds \
@@ -84,5 +88,25 @@ for t in $targets; do
     fi
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec)|cov:' \
         "$out/$t/log" | tail -3
+    return $status
+}
+
+# Up to $jobs targets at once; each prints its lines when it is done, so
+# that the lines of one target stay together.
+status=0
+pids=() names=()
+wait_one() {
+    local pid=${pids[0]} name=${names[0]}
+    if ! wait "$pid"; then status=1; fi
+    echo "== fuzz_$name for ${secs}s"
+    cat "$out/$name.out"
+    pids=("${pids[@]:1}") names=("${names[@]:1}")
+}
+for t in $targets; do
+    mkdir -p "$out/$t"
+    run_target "$t" >"$out/$t.out" 2>&1 &
+    pids+=($!) names+=("$t")
+    [ ${#pids[@]} -lt "$jobs" ] || wait_one
 done
+while [ ${#pids[@]} -gt 0 ]; do wait_one; done
 exit $status
