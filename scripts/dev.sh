@@ -41,9 +41,11 @@ install_missing() {
     echo "dev.sh: installing ${missing[*]}" >&2
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo apt-get update -qq
+    # Wait for another apt (unattended upgrades, a second shell) to finish
+    # rather than fail on its lock.
+    $sudo apt-get update -qq -o DPkg::Lock::Timeout=600
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-        --no-install-recommends "${missing[@]}" >/dev/null
+        -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # playwright-core for the browser tests, pinned in tests/browser/package.json,
