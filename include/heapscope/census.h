@@ -197,6 +197,7 @@ HS_API const char *hs_census_profile_label(const hs_census *c, char *buf,
 
 /* --- bands ---------------------------------------------------------- */
 
+/* The number of bands (distinct names or stacks) over all samples. */
 HS_API size_t hs_census_band_count(const hs_census *c);
 
 /*
@@ -223,6 +224,7 @@ HS_API const hs_cost_centre *hs_census_cost_centre(const hs_census *c,
 
 /* --- samples -------------------------------------------------------- */
 
+/* The number of heap samples, in time order. */
 HS_API size_t hs_census_sample_count(const hs_census *c);
 
 /* Sample i's time in ns since the program started. */
@@ -293,6 +295,7 @@ HS_API hs_band_groups *hs_band_groups_new(const hs_census *c);
 /* Frees the view; NULL is harmless. */
 HS_API void hs_band_groups_free(hs_band_groups *g);
 
+/* The number of groups (distinct band names). */
 HS_API size_t hs_band_groups_count(const hs_band_groups *g);
 
 /* The group's name (its bands' name); valid until the census is freed. */
@@ -311,6 +314,8 @@ HS_API size_t hs_band_groups_sample(hs_band_groups *g, size_t i,
 
 /* --- markers and heap lines ------------------------------------------ */
 
+/* The user markers in time order: their number, and marker i (valid until
+ * the census is freed). */
 HS_API size_t hs_census_marker_count(const hs_census *c);
 HS_API const hs_census_marker *hs_census_marker_at(const hs_census *c,
                                                     size_t i);

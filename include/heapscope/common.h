@@ -72,6 +72,11 @@ enum {
  * headers' HS_VERSION_STRING; a static string. */
 HS_API const char *hs_version(void);
 
+/* The version of the library linked as one number, HS_VERSION_NUMBER's
+ * (10000 * major + 100 * minor + patch), for a run-time check such as
+ * hs_version_number() >= HS_VERSION_NUMBER. */
+HS_API unsigned hs_version_number(void);
+
 /* A static English name of a status code; never NULL. */
 HS_API const char *hs_strerror(int code);
 

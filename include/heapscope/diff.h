@@ -140,6 +140,7 @@ typedef struct hs_diff_band {
     double byte_seconds[2];
 } hs_diff_band;
 
+/* The number of bands the two runs have between them, matched by name. */
 HS_API size_t hs_diff_band_count(const hs_diff *d);
 
 /*

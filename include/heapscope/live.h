@@ -70,6 +70,7 @@ HS_API hs_live_source *hs_live_source_open(const char *spec,
 /* Closes the source (not standard input's descriptor); NULL is harmless. */
 HS_API void hs_live_source_close(hs_live_source *s);
 
+/* What kind of source `spec` named: a file, a stream, or a socket. */
 HS_API hs_live_source_kind hs_live_source_kind_of(const hs_live_source *s);
 
 /*

@@ -15,6 +15,11 @@ const char *hs_version(void)
     return HS_VERSION_STRING;
 }
 
+unsigned hs_version_number(void)
+{
+    return HS_VERSION_NUMBER;
+}
+
 const char *hs_strerror(int code)
 {
     switch (code) {

@@ -15,6 +15,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: consumer LOG\n");
         return 2;
     }
+    /* the library linked must be at least the one compiled against */
+    if (hs_version_number() < HS_VERSION_NUMBER) {
+        fprintf(stderr, "libheapscope %s is older than its headers %s\n",
+                hs_version(), HS_VERSION_STRING);
+        return 2;
+    }
     int fd = open(argv[1], O_RDONLY);
     if (fd < 0) {
         perror(argv[1]);
