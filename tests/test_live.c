@@ -3,7 +3,8 @@
  * stream fed in chunks of any size gives the census and summary the batch
  * loader gives, snapshots before the end agree with the finished figures,
  * compaction keeps each band's maximum and bounds the census, the
- * Prometheus text escapes label values, and the census request's bytes.
+ * Prometheus text escapes label values, names that are not UTF-8 give
+ * valid UTF-8 in JSON and Prometheus text, and the census request's bytes.
  */
 #include <heapscope/heapscope.h>
 
@@ -278,14 +279,23 @@ static void test_no_compaction_by_default(void)
 
 /* ---- text for machines ------------------------------------------------ */
 
-static void test_prometheus_escapes_labels(void)
+/* A live stream fed n synthetic samples whole, its figures in *m. */
+static hs_live *fed_synthetic(size_t n, const char *label2, size_t chunk,
+                              hs_live_metrics *m)
 {
     size_t len;
-    uint8_t *data = synthetic(5, "we\"ird\\na\nme", &len);
+    uint8_t *data = synthetic(n, label2, &len);
     hs_live *l = hs_live_new();
-    CU_ASSERT_EQUAL(feed_all(l, data, len, 7), HS_DONE);
+    CU_ASSERT_EQUAL(feed_all(l, data, len, chunk), HS_DONE);
+    CU_ASSERT_EQUAL(hs_live_metrics_get(l, m), HS_OK);
+    free(data);
+    return l;
+}
+
+static void test_prometheus_escapes_labels(void)
+{
     hs_live_metrics m;
-    CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
+    hs_live *l = fed_synthetic(5, "we\"ird\\na\nme", 7, &m);
     CU_ASSERT_EQUAL(m.samples, 5);
     CU_ASSERT_EQUAL(m.n_top, 3);
     CU_ASSERT(m.top_bytes[0] >= m.top_bytes[1]);
@@ -307,7 +317,58 @@ static void test_prometheus_escapes_labels(void)
     CU_ASSERT_EQUAL(strchr(out.data, '\n'), out.data + out.len - 1);
     hs_membuf_free(&out);
     hs_live_free(l);
-    free(data);
+}
+
+/* A name that is not UTF-8 (a stray continuation byte, a lead byte cut
+ * short, an encoded surrogate, an overlong '/') beside valid UTF-8. */
+#define BAD_NAME "x\x80y\xc3(\xed\xa0\x80\xc0\xaf\xc3\xa9\""
+
+static void test_names_not_utf8(void)
+{
+    hs_live_metrics m;
+    hs_live *l = fed_synthetic(5, BAD_NAME, 7, &m);
+    hs_membuf out = {0};
+    hs_sink s = hs_membuf_sink(&out);
+    CU_ASSERT_EQUAL(hs_live_render_prometheus(l, &m, &s, 3), HS_OK);
+    /* U+FFFD for each byte that does not begin a valid character */
+#define FFFD "\xef\xbf\xbd"
+    CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "{band=\"x" FFFD "y" FFFD "("
+                                  FFFD FFFD FFFD FFFD FFFD
+                                  "\xc3\xa9\\\"\"} "));
+#undef FFFD
+    hs_membuf_free(&out);
+    s = hs_membuf_sink(&out);
+    CU_ASSERT_EQUAL(hs_live_render_json(l, &m, "done", &s), HS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "\"band\":\"x\\ufffdy\\ufffd("
+                                  "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
+                                  "\xc3\xa9\\\"\""));
+    for (size_t i = 0, k; i < out.len; i += k)
+        CU_ASSERT_FATAL((k = hs_utf8_char_len(out.data + i, out.len - i)));
+    hs_membuf_free(&out);
+    hs_live_free(l);
+}
+
+/* /status.json's error member: one JSON string by the same rule. */
+static void test_status_error_member(void)
+{
+    hs_live_metrics m;
+    hs_live *l = fed_synthetic(2, "c", 100, &m);
+    hs_membuf plain = {0}, out = {0};
+    hs_sink s = hs_membuf_sink(&plain);
+    CU_ASSERT_EQUAL(hs_live_render_status(l, &m, "error", "", &s), HS_OK);
+    s = hs_membuf_sink(&out);
+    CU_ASSERT_EQUAL(hs_live_render_status(l, &m, "error",
+                                          "byte 9: \"a\\\tb\xff", &s), HS_OK);
+    /* the same object, the error member last */
+    static const char member[] = ",\"error\":\"byte 9: \\\"a\\\\\\u0009b"
+                                 "\\ufffd\"}\n";
+    CU_ASSERT_EQUAL_FATAL(out.len, plain.len - 2 + strlen(member));
+    CU_ASSERT_EQUAL(memcmp(out.data, plain.data, plain.len - 2), 0);
+    CU_ASSERT_EQUAL(memcmp(out.data + plain.len - 2, member, strlen(member)),
+                    0);
+    hs_membuf_free(&plain);
+    hs_membuf_free(&out);
+    hs_live_free(l);
 }
 
 static void test_census_request_bytes(void)
@@ -347,6 +408,9 @@ int main(void)
          test_compaction_bounds_biographical},
         {"Prometheus and JSON escape band names",
          test_prometheus_escapes_labels},
+        {"names that are not UTF-8 give valid UTF-8",
+         test_names_not_utf8},
+        {"the status error member", test_status_error_member},
         {"requestHeapCensus bytes", test_census_request_bytes},
         {"source specs and their errors", test_source_specs},
         {NULL, NULL},

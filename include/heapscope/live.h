@@ -209,7 +209,8 @@ HS_API int hs_live_metrics_get(hs_live *l, hs_live_metrics *m);
  * heapscope_census_samples, heapscope_markers,
  * heapscope_events_total, heapscope_stream_bytes_total,
  * heapscope_elapsed_seconds. Label values are escaped (backslash, quote,
- * line feed). Figures the log lacks are left out. HS_OK or HS_ERR_IO.
+ * line feed) and UTF-8: a byte of a band name that is not gives U+FFFD.
+ * Figures the log lacks are left out. HS_OK or HS_ERR_IO.
  */
 HS_API int hs_live_render_prometheus(hs_live *l, const hs_live_metrics *m,
                                      hs_sink *out, unsigned top_bands);
@@ -217,10 +218,19 @@ HS_API int hs_live_render_prometheus(hs_live *l, const hs_live_metrics *m,
 /*
  * Writes *m as one JSON object on one line, ending in a newline, with
  * `state` ("running", "done", "truncated", "error") and band names as JSON
- * strings. HS_OK or HS_ERR_IO.
+ * strings (valid UTF-8: a byte of a name that is not gives \ufffd).
+ * HS_OK or HS_ERR_IO.
  */
 HS_API int hs_live_render_json(const hs_live *l, const hs_live_metrics *m,
                                const char *state, hs_sink *out);
+
+/*
+ * The same with an "error" member last when error is neither NULL nor
+ * empty: the stream's error for /status.json, as one JSON string.
+ */
+HS_API int hs_live_render_status(const hs_live *l, const hs_live_metrics *m,
+                                 const char *state, const char *error,
+                                 hs_sink *out);
 
 /* --- the HTTP server -------------------------------------------------- */
 

@@ -110,25 +110,7 @@ static int render_status(watch *w, hs_sink *out)
     hs_live_metrics m;
     if (hs_live_metrics_get(w->live, &m) != HS_OK)
         memset(&m, 0, sizeof m);
-    hs_membuf line = {0};
-    hs_sink ls = hs_membuf_sink(&line);
-    int st = hs_live_render_json(w->live, &m, w->state, &ls);
-    if (st == HS_OK && w->error[0] && line.len > 2) {
-        /* replace the closing "}\n" by the error member */
-        st = hs_sink_write(out, line.data, line.len - 2);
-        if (!st)
-            st = hs_sink_printf(out, ",\"error\":\"");
-        for (const char *p = w->error; !st && *p; p++)
-            st = *p == '"' || *p == '\\' ? hs_sink_printf(out, "\\%c", *p)
-                 : (unsigned char)*p < 0x20 ? hs_sink_printf(out, " ")
-                                            : hs_sink_write(out, p, 1);
-        if (!st)
-            st = hs_sink_printf(out, "\"}\n");
-    } else if (st == HS_OK) {
-        st = hs_sink_write(out, line.data, line.len);
-    }
-    hs_membuf_free(&line);
-    return st;
+    return hs_live_render_status(w->live, &m, w->state, w->error, out);
 }
 
 static int render_snap(watch *w, hs_live_snap kind, hs_sink *out)

@@ -4,6 +4,7 @@
  */
 #include "heapscope/live.h"
 #include "common/internal.h"
+#include "common/json.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,18 +32,6 @@ static int metric(hs_sink *o, const char *name, const char *type,
     metric(o, name, "counter", help, has, n, -1)
 #define SECONDS(o, name, help, has, s) \
     metric(o, name, "gauge", help, has, 0, s)
-
-/* A label value: backslash, double quote and line feed escaped, as the
- * exposition format asks; other bytes pass (label values are UTF-8). */
-static int label_value(hs_sink *o, const char *s)
-{
-    for (; *s; s++) {
-        const char *rep = *s == '\\' ? "\\\\" : *s == '"' ? "\\\""
-                          : *s == '\n' ? "\\n" : NULL;
-        TRY(rep ? hs_sink_write(o, rep, strlen(rep)) : hs_sink_write(o, s, 1));
-    }
-    return HS_OK;
-}
 
 static int per_gen(hs_sink *o, const hs_live_metrics *m)
 {
@@ -89,7 +78,7 @@ static int bands(hs_live *l, hs_sink *o, const hs_live_metrics *m,
         if (best == SIZE_MAX)
             break;
         TRY(hs_sink_printf(o, "heapscope_census_band_bytes{band=\""));
-        TRY(label_value(o, hs_census_band_name(c, e[best].band)));
+        TRY(hs_prom_label_value(o, hs_census_band_name(c, e[best].band)));
         TRY(hs_sink_printf(o, "\"} %" PRIu64 "\n", e[best].bytes));
         bound = e[best].bytes;
         bound_at = best;
@@ -138,23 +127,6 @@ int hs_live_render_prometheus(hs_live *l, const hs_live_metrics *m,
     return HS_OK;
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped; bytes
- * that are not UTF-8 pass as they are (band names come from the log). */
-static int json_string(hs_sink *o, const char *s)
-{
-    TRY(hs_sink_write(o, "\"", 1));
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            TRY(hs_sink_printf(o, "\\%c", ch));
-        else if (ch < 0x20)
-            TRY(hs_sink_printf(o, "\\u%04x", ch));
-        else
-            TRY(hs_sink_write(o, s, 1));
-    }
-    return hs_sink_write(o, "\"", 1);
-}
-
 static int json_opt(hs_sink *o, const char *key, bool has, uint64_t v)
 {
     if (!has)
@@ -162,11 +134,11 @@ static int json_opt(hs_sink *o, const char *key, bool has, uint64_t v)
     return hs_sink_printf(o, ",\"%s\":%" PRIu64, key, v);
 }
 
-int hs_live_render_json(const hs_live *l, const hs_live_metrics *m,
-                        const char *state, hs_sink *o)
+int hs_live_render_status(const hs_live *l, const hs_live_metrics *m,
+                          const char *state, const char *error, hs_sink *o)
 {
     TRY(hs_sink_printf(o, "{\"state\":"));
-    TRY(json_string(o, state));
+    TRY(hs_json_cstring(o, state));
     TRY(hs_sink_printf(o, ",\"elapsed_s\":%.6f,\"stream_bytes\":%" PRIu64
                        ",\"events\":%" PRIu64, m->elapsed_ns / 1e9, m->bytes,
                        m->events));
@@ -186,7 +158,7 @@ int hs_live_render_json(const hs_live *l, const hs_live_metrics *m,
                            m->census_total));
         for (size_t k = 0; k < m->n_top; k++) {
             TRY(hs_sink_printf(o, "%s{\"band\":", k ? "," : ""));
-            TRY(json_string(o, hs_census_band_name(hs_live_census(l),
+            TRY(hs_json_cstring(o, hs_census_band_name(hs_live_census(l),
                                                    m->top_band[k])));
             TRY(hs_sink_printf(o, ",\"bytes\":%" PRIu64 "}", m->top_bytes[k]));
         }
@@ -198,5 +170,15 @@ int hs_live_render_json(const hs_live *l, const hs_live_metrics *m,
     if (m->compacted)
         TRY(hs_sink_printf(o, ",\"merged_before_s\":%.6f",
                            m->compacted_until_ns / 1e9));
+    if (error && *error) {
+        TRY(hs_sink_printf(o, ",\"error\":"));
+        TRY(hs_json_cstring(o, error));
+    }
     return hs_sink_printf(o, "}\n");
+}
+
+int hs_live_render_json(const hs_live *l, const hs_live_metrics *m,
+                        const char *state, hs_sink *o)
+{
+    return hs_live_render_status(l, m, state, NULL, o);
 }

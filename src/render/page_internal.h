@@ -75,8 +75,4 @@ int hs__page_script_flush(hs_page_script_sink *s);
  * with the census's allocator; NULL when out of memory. */
 char *hs__page_title(const hs_census *c, const hs_page_options *opt);
 
-/* Writes s as a JSON string: invalid UTF-8 becomes U+FFFD, control
- * characters \u00XX. */
-void hs__page_json_str(hs_outbuf *o, const char *s, size_t n);
-
 #endif

@@ -11,6 +11,7 @@
  * always come from every sample.
  */
 #include "render/page_internal.h"
+#include "common/json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -66,10 +67,7 @@ static void out_key(hs_outbuf *o, const char *key)
 
 static void out_cstr(hs_outbuf *o, const char *s)
 {
-    if (s)
-        hs__page_json_str(o, s, strlen(s));
-    else
-        hs_outbuf_puts(o, "null");
+    hs_json_outbuf_string(o, s, s ? strlen(s) : 0);
 }
 
 static void out_strlist(hs_outbuf *o, const char *const *l)

@@ -1,38 +1,8 @@
 /*
- * Text the page embeds: JSON strings, the <script>-safe sink, and the
- * bands' looks.
+ * Text the page embeds: the <script>-safe sink and the bands' looks (its
+ * JSON strings are common/json.c's).
  */
 #include "render/page_internal.h"
-
-void hs__page_json_str(hs_outbuf *o, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    const unsigned char *u = (const unsigned char *)s;
-    hs_outbuf_putc(o, '"');
-    for (size_t i = 0; i < n;) {
-        unsigned char c = u[i];
-        size_t k;
-        if (c == '"' || c == '\\') {
-            hs_outbuf_putc(o, '\\');
-            hs_outbuf_putc(o, (char)c);
-            i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            hs_outbuf_write(o, e, 6);
-            i++;
-        } else if (c < 0x80) {
-            hs_outbuf_putc(o, (char)c);
-            i++;
-        } else if ((k = hs_utf8_char_len((const char *)u + i, n - i))) {
-            hs_outbuf_write(o, u + i, k);
-            i += k;
-        } else {
-            hs_outbuf_write(o, "\\ufffd", 6);
-            i++;
-        }
-    }
-    hs_outbuf_putc(o, '"');
-}
 
 /* --- the <script>-safe sink ----------------------------------------------- */
 

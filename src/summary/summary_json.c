@@ -4,40 +4,9 @@
  * missing figure for a measured one.
  */
 #include "summary/summary_internal.h"
+#include "common/json.h"
 
 #include <inttypes.h>
-
-/* A JSON string: quotes, backslashes and control bytes escaped, invalid
- * UTF-8 as U+FFFD, so any byte string gives valid JSON. */
-static int json_str(hs_sink *out, const char *p, size_t n)
-{
-    const unsigned char *u = (const unsigned char *)p;
-    TRY(hs_sink_write(out, "\"", 1));
-    for (size_t i = 0; i < n;) {
-        unsigned char c = u[i];
-        size_t k;
-        if (c == '"' || c == '\\') {
-            char e[2] = {'\\', (char)c};
-            TRY(hs_sink_write(out, e, 2));
-            i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            TRY(hs_sink_printf(out, "\\u%04x", c));
-            i++;
-        } else if ((k = hs_utf8_char_len(p + i, n - i))) {
-            TRY(hs_sink_write(out, u + i, k));
-            i += k;
-        } else {
-            TRY(hs_sink_write(out, "\\ufffd", 6));
-            i++;
-        }
-    }
-    return hs_sink_write(out, "\"", 1);
-}
-
-static int json_cstr_or_null(hs_sink *out, const char *p)
-{
-    return p ? json_str(out, p, strlen(p)) : hs_sink_write(out, "null", 4);
-}
 
 static int json_u64(hs_sink *out, const char *key, bool has, uint64_t v)
 {
@@ -49,7 +18,7 @@ static int json_u64(hs_sink *out, const char *key, bool has, uint64_t v)
 static int json_key_str(hs_sink *out, const char *key, const char *v)
 {
     TRY(hs_sink_printf(out, ",\n  \"%s\": ", key));
-    return json_cstr_or_null(out, v);
+    return hs_json_cstring(out, v);
 }
 
 /* What the object describes: heapscope's version, the input, the
@@ -58,7 +27,7 @@ static int put_about(const hs_summary *s, hs_sink *out)
 {
     const hs_summary_stats *st = &s->stats;
     TRY(hs_sink_printf(out, "{\n  \"heapscope_version\": "));
-    TRY(json_str(out, hs_version(), strlen(hs_version())));
+    TRY(hs_json_cstring(out, hs_version()));
     TRY(json_key_str(out, "input", s->input));
     TRY(json_key_str(out, "program", summary_program(s)));
     TRY(hs_sink_printf(out, ",\n  \"window\": "));
@@ -66,9 +35,9 @@ static int put_about(const hs_summary *s, hs_sink *out)
         TRY(hs_sink_printf(out, "{\"from_ns\": %" PRIu64 ", \"to_ns\": %"
                            PRIu64 ", \"from_marker\": ", st->from_ns,
                            st->to_ns));
-        TRY(json_cstr_or_null(out, s->from_marker));
+        TRY(hs_json_cstring(out, s->from_marker));
         TRY(hs_sink_printf(out, ", \"to_marker\": "));
-        TRY(json_cstr_or_null(out, s->to_marker));
+        TRY(hs_json_cstring(out, s->to_marker));
         TRY(hs_sink_printf(out, "}"));
     } else {
         TRY(hs_sink_printf(out, "null"));
@@ -171,7 +140,7 @@ static int put_list(hs_sink *out, const char *key, const char *const *items,
     TRY(hs_sink_printf(out, ",\n  \"%s\": [", key));
     for (size_t i = 0; i < n; i++) {
         TRY(hs_sink_printf(out, "%s\n    ", i ? "," : ""));
-        TRY(json_str(out, items[i], strlen(items[i])));
+        TRY(hs_json_cstring(out, items[i]));
     }
     return hs_sink_printf(out, "%s]", n ? "\n  " : "");
 }

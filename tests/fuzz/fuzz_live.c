@@ -25,7 +25,8 @@
  *  - the figures only grow (bytes = bytes fed, events, samples,
  *    collections, markers, the longest pause), the top bands are the
  *    largest first, and the texts are well formed (Prometheus lines parse,
- *    label values escaped; the JSON line and the page data are JSON);
+ *    label values escaped; the JSON line and the page data are JSON; both
+ *    valid UTF-8 whatever bytes the log's names hold);
  *  - with compaction, the census holds at most max_samples complete
  *    samples and one open: memory stays bounded however long the stream;
  *  - at the end, without compaction, the census equals the batch census

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A JSON value (strings may hold any byte from 0x20: band names come from
- * the log and need not be UTF-8); returns the end or NULL. */
+/* A JSON value (strings valid UTF-8: band names come from the log and
+ * need not be, but what heapscope writes must be); returns the end or
+ * NULL. */
 static const char *json_value(const char *p, const char *end, int depth);
 
 static const char *json_ws(const char *p, const char *end)
@@ -32,7 +33,12 @@ static const char *json_str(const char *p, const char *end)
             return p + 1;
         if (ch < 0x20)
             return NULL;
-        if (ch == '\\') {
+        if (ch >= 0x80) {
+            size_t k = hs_utf8_char_len(p, (size_t)(end - p));
+            if (!k)
+                return NULL;
+            p += k - 1;
+        } else if (ch == '\\') {
             if (++p >= end)
                 return NULL;
             if (*p == 'u') {
@@ -111,8 +117,18 @@ static bool metric_name_char(char ch, bool first)
            ch == '_' || ch == ':' || (!first && ch >= '0' && ch <= '9');
 }
 
+/* The length of the UTF-8 character at p in a label value; traps when
+ * there is none (the format wants UTF-8 and has no byte escape). */
+static size_t label_char(const char *p, const char *eol)
+{
+    size_t k = hs_utf8_char_len(p, (size_t)(eol - p));
+    CHECK(k > 0);
+    return k;
+}
+
 /* Prometheus text: comment lines, or NAME{LABEL="VALUE",...} NUMBER with
- * backslash, quote and line feed escaped in label values. */
+ * backslash, quote and line feed escaped in label values, which are
+ * UTF-8. */
 void check_prometheus(const hs_membuf *m)
 {
     const char *p = m->data, *end = m->data + m->len;
@@ -136,9 +152,12 @@ void check_prometheus(const hs_membuf *m)
                 while (p < eol && metric_name_char(*p, false))
                     p++;
                 CHECK(p + 1 < eol && p[0] == '=' && p[1] == '"');
-                for (p += 2; p < eol && *p != '"'; p++)
+                for (p += 2; p < eol && *p != '"'; p++) {
                     if (*p == '\\')
                         CHECK(++p < eol && memchr("\\\"n", *p, 3));
+                    else if ((unsigned char)*p >= 0x80)
+                        p += label_char(p, eol) - 1;
+                }
                 CHECK(p < eol);
                 p++;
             } while (p < eol && *p == ',');

@@ -7,11 +7,12 @@
 
 #include "fuzz_common.h"
 
-/* One JSON value and nothing after it but white space. Strings may hold
- * any byte from 0x20 (band names come from the log, not always UTF-8). */
+/* One JSON value and nothing after it but white space. Strings are valid
+ * UTF-8 (band names come from the log, not always UTF-8: the writer
+ * replaces what is not). */
 void check_json(const hs_membuf *m);
 /* Prometheus text: HELP and TYPE comments of heapscope_ metrics, then
- * NAME{LABEL="VALUE",...} NUMBER lines, label values escaped. */
+ * NAME{LABEL="VALUE",...} NUMBER lines, label values escaped and UTF-8. */
 void check_prometheus(const hs_membuf *m);
 
 #endif
