@@ -67,6 +67,7 @@ for t in $targets; do
             [ -f "$f" ] && add_seed "$f"; done ;;
     mlpd) for f in samples/mono/*.mlpd*; do
               [ -f "$f" ] && add_seed "$f"; done ;;
+    http) ;; # requests: the regression inputs are its seeds
     *) for f in samples/*.eventlog samples/*.hp \
                 ../shared/corpus/ghc-events/*.eventlog; do
            [ -f "$f" ] && add_seed "$f"; done ;;
