@@ -39,7 +39,7 @@ code=$(scrape /metrics)
 check "/metrics before the slow clients ($code)" same "$code" 200
 cp "$TMP/body" "$TMP/metrics.alone"
 
-# $SLOW connections that send one header byte, then nothing for 5.5 s
+# $SLOW connections that send one header byte, then nothing for 6.5 s
 # (one byte every 5 s would do as little); the script prints how many the
 # server had closed by then.
 python3 - "$port" "$SLOW" >"$TMP/slow.out" 2>&1 <<'EOF' &
@@ -51,7 +51,7 @@ for _ in range(n):
     s.sendall(b"G")
     socks.append(s)
 print("open", len(socks), flush=True)
-time.sleep(5.5)
+time.sleep(6.5)
 closed = 0
 for s in socks:
     s.setblocking(False)
