@@ -72,6 +72,7 @@ run_target() { # T: fuzz one target; returns 1 on a finding
             [ -f "$f" ] && add_seed "$f"; done ;;
     mlpd) for f in samples/mono/*.mlpd*; do
               [ -f "$f" ] && add_seed "$f"; done ;;
+    http) ;; # requests: the regression inputs are its seeds
     *) for f in samples/*.eventlog samples/*.hp \
                 ../shared/corpus/ghc-events/*.eventlog; do
            [ -f "$f" ] && add_seed "$f"; done ;;

@@ -18,6 +18,25 @@ expect_out_line "summary --json: heapscope's version" "  \"heapscope_version\": 
 expect_out_line "summary --json: the input" "  \"input\": \"$S\","
 expect_out_grep "summary --json: the program" '^  "program": "[^"]*leak[^"]*",$'
 
+# ---- help and version that cannot be written: exit 3, said -------------------
+if [[ -w /dev/full ]]; then
+    cmds=$("$BIN" --help | sed -n 's/^  \([a-z]\+\) .*/\1/p')
+    check "--help lists the commands ($(echo $cmds))" test "$(echo "$cmds" | wc -l)" -ge 8
+    while read -r args; do
+        "$BIN" $args >/dev/full 2>"$TMP/err"
+        rc=$?
+        expect_rc "$args > /dev/full" 3
+        expect_err_line "$args > /dev/full" \
+            "heapscope: cannot write standard output: No space left on device"
+    done < <(printf '%s\n' --help -h help --version; for c in $cmds; do
+                 echo "$c --help"; done)
+    run --help
+    expect_rc "--help into a pipe" 0
+    expect_err_empty "--help into a pipe"
+else
+    echo "note: no writable /dev/full; help-output checks skipped"
+fi
+
 # ---- messages: control bytes from the input are escaped ----------------------
 printf 'JOB "x"\n\033]0;pwned\a\033[31mRED\n' >"$TMP/ctl.hp"
 run hp "$TMP/ctl.hp"

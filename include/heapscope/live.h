@@ -250,8 +250,11 @@ typedef struct hs_live_server hs_live_server;
 /*
  * Starts serving on addr:port (addr NULL: 127.0.0.1; port 0: any free
  * port, see hs_live_server_port()) in threads of its own, at most
- * max_connections at once, each timed out after 10 s without progress.
- * Serves only the snapshots above, nothing from the file system. Returns
+ * max_connections at once (0: 256), half of them from one address, each
+ * closed after 4 s without progress, so that slow clients trickling their
+ * headers never keep a normal request from being served. Serves only the
+ * snapshots above (GET and HEAD; other methods 405 with an Allow header),
+ * at exactly their paths as sent, nothing from the file system. Returns
  * NULL with *err set: HS_ERR_IO naming the address and the reason (the
  * port is taken: "Address already in use"), HS_ERR_INVALID for a bad
  * address or a build without libmicrohttpd.

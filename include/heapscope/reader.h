@@ -212,6 +212,14 @@ HS_API int hs_reader_finish(hs_reader *r);
 HS_API const hs_error *hs_reader_error(const hs_reader *r);
 
 /*
+ * A sentence about bytes the reader skipped, or NULL when it skipped none:
+ * a block marker at byte 0, ahead of the header, as GHC 9.0 sends it to a
+ * later client of the eventlog-socket library. The events read are those
+ * of the log without it (their offsets count it). Static storage.
+ */
+HS_API const char *hs_reader_warning(const hs_reader *r);
+
+/*
  * When false, hs_reader_next() only frames events (tag, time, cap, offset,
  * payload) and leaves `known` false, which is faster for counting. Default
  * true.

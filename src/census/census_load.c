@@ -116,6 +116,8 @@ static int load_eventlog(hs_census *c, hs_input *in, hs_error *err)
         return s.census_err;
     }
     hs__census_skipped(c, s.count, s.max_time, s.max_cap);
+    if (hs_reader_warning(r))
+        hs__census_build_warn(c, "%s", hs_reader_warning(r));
     /* A log cut right after its header has no events, and is still an
      * eventlog: what it lacks is for the cut to explain. */
     if (hs_reader_header_done(r))

@@ -41,7 +41,8 @@ typedef struct cli_parsed {
  * the positional words; "--" ends options; "-" alone is positional
  * (standard input). Returns 0, or prints a usage error naming `cmd` and
  * returns EXIT_USAGE. "--help"/"-h" prints `help` to standard output and
- * returns -1: the command then exits with EXIT_OK.
+ * returns -1: the command then exits with EXIT_OK; or EXIT_IO with a
+ * message when standard output cannot be written (a full disk, /dev/full).
  */
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *table,
               const char *help, cli_parsed *out);
@@ -52,6 +53,10 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *table,
  * name from the input cannot drive the terminal.
  */
 void cli_vprint(const char *prefix, const char *fmt, va_list ap);
+
+/* Flushes standard output: EXIT_OK, or EXIT_IO after saying why it could
+ * not be written (a full disk, a closed descriptor). */
+int cli_stdout_written(void);
 
 /* Prints "heapscope: MSG" to stderr. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

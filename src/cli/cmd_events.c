@@ -273,6 +273,8 @@ int cmd_events(int argc, char **argv)
         cli_errorf("cannot write standard output");
         rc = EXIT_IO;
     }
+    if (hs_reader_warning(r))
+        cli_warnf("%s: %s", cli_input_name(path), hs_reader_warning(r));
     if (st != HS_DONE && st != HS_OK) {
         int rc2 = cli_report(path, hs_reader_error(r));
         if (rc2)

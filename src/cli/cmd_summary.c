@@ -127,6 +127,8 @@ static int run_pass(const char *path, int fd, const hs_summary_window *w,
         return cli_exit_code(p.status);
     }
     *cut = st == HS_TRUNCATED;
+    if (warn && hs_reader_warning(r))
+        cli_warnf("%s: %s", cli_input_name(path), hs_reader_warning(r));
     if (st == HS_TRUNCATED) {
         if (warn)
             cli_report(path, hs_reader_error(r));

@@ -417,7 +417,7 @@ static int start_http(watch *w)
     if (!cli_parse_uint("watch", "--http", port, 65535, &p))
         return EXIT_USAGE;
     hs_error err;
-    w->srv = hs_live_server_start(addr, (unsigned)p, 16, &err);
+    w->srv = hs_live_server_start(addr, (unsigned)p, 0, &err);
     if (!w->srv) {
         cli_errorf("watch: %s", err.message);
         return err.code == HS_ERR_INVALID ? EXIT_USAGE : EXIT_IO;

@@ -57,11 +57,11 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
         strcmp(cmd, "help") == 0) {
         usage(stdout);
-        return EXIT_OK;
+        return cli_stdout_written();
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("heapscope %s\n", hs_version());
-        return EXIT_OK;
+        return cli_stdout_written();
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(cmd, commands[i].name) == 0)

@@ -82,6 +82,18 @@ void cli_linef(const char *fmt, ...)
     va_end(ap);
 }
 
+int cli_stdout_written(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return EXIT_OK;
+    if (errno)
+        cli_errorf("cannot write standard output: %s", strerror(errno));
+    else
+        cli_errorf("cannot write standard output");
+    return EXIT_IO;
+}
+
 const char *cli_input_name(const char *path)
 {
     return path && strcmp(path, "-") ? path : "<stdin>";
@@ -194,7 +206,7 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *table,
         }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(help, stdout);
-            return -1;
+            return cli_stdout_written() == EXIT_OK ? -1 : EXIT_IO;
         }
         const cli_opt *o;
         const char *value = NULL;

@@ -14,6 +14,7 @@
  */
 #include "heapscope/live.h"
 #include "common/internal.h"
+#include "live/live_route.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -27,8 +28,18 @@
 
 #include <microhttpd.h>
 
+/*
+ * Slow clients: a connection that sends or takes nothing for
+ * IDLE_TIMEOUT_S is closed (longer than WAIT_S, so a request waiting for
+ * its snapshot is not), and there are slots for MAX_CONNECTIONS at once,
+ * at most half of them from one address, so that dozens of clients
+ * trickling their headers leave a scrape served. Their threads are small:
+ * a handler only copies a snapshot.
+ */
 #define WAIT_S 3
-#define IDLE_TIMEOUT_S 10
+#define IDLE_TIMEOUT_S 4
+#define MAX_CONNECTIONS 256
+#define THREAD_STACK (256u * 1024u)
 
 struct snap {
     char *data;
@@ -46,26 +57,13 @@ struct hs_live_server {
     bool stopping;
 };
 
-static const struct route {
-    const char *path;
-    hs_live_snap kind;
-    const char *type;
-} routes[] = {
-    {"/", HS_SNAP_PAGE, "text/html; charset=utf-8"},
-    {"/metrics", HS_SNAP_METRICS, "text/plain; version=0.0.4; charset=utf-8"},
-    {"/census.csv", HS_SNAP_CSV, "text/csv; charset=utf-8"},
-    {"/summary.json", HS_SNAP_SUMMARY, "application/json"},
-    {"/chart.svg", HS_SNAP_CHART, "image/svg+xml"},
-    {"/status.json", HS_SNAP_STATUS, "application/json"},
-    {"/data.json", HS_SNAP_DATA, "application/json"},
-};
-
 bool hs_live_server_available(void) { return true; }
 
 unsigned hs_live_server_port(const hs_live_server *s) { return s->port; }
 
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code,
-                             const char *type, char *body, size_t len)
+                             const char *type, const char *allow, char *body,
+                             size_t len)
 {
     struct MHD_Response *r =
         MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
@@ -75,16 +73,18 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code,
     }
     MHD_add_response_header(r, "Content-Type", type);
     MHD_add_response_header(r, "Cache-Control", "no-store");
+    if (allow)
+        MHD_add_response_header(r, "Allow", allow);
     enum MHD_Result ok = MHD_queue_response(conn, code, r);
     MHD_destroy_response(r);
     return ok;
 }
 
 static enum MHD_Result text_reply(struct MHD_Connection *conn, unsigned code,
-                                  const char *text)
+                                  const char *allow, const char *text)
 {
     char *body = strdup(text);
-    return body ? reply(conn, code, "text/plain; charset=utf-8", body,
+    return body ? reply(conn, code, "text/plain; charset=utf-8", allow, body,
                         strlen(text))
                 : MHD_NO;
 }
@@ -122,22 +122,25 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
     hs_live_server *s = cls;
     if (*upload_size)
         return MHD_NO; /* nothing here takes a body */
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-        return text_reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
-                          "only GET and HEAD\n");
-    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
-        if (strcmp(url, routes[i].path) != 0)
-            continue;
-        size_t len;
-        char *body = take_snapshot(s, routes[i].kind, &len);
-        if (!body)
-            return text_reply(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
-                              "no data yet\n");
-        return reply(conn, MHD_HTTP_OK, routes[i].type, body, len);
-    }
-    return text_reply(conn, MHD_HTTP_NOT_FOUND,
-                      "not found: / /metrics /census.csv /summary.json "
-                      "/chart.svg /status.json /data.json\n");
+    hs__http_answer a;
+    hs__http_route(method, url, &a);
+    if (a.snap < 0)
+        return text_reply(conn, a.status, a.allow, a.text);
+    size_t len;
+    char *body = take_snapshot(s, (hs_live_snap)a.snap, &len);
+    if (!body)
+        return text_reply(conn, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
+                          "no data yet\n");
+    return reply(conn, a.status, a.type, NULL, body, len);
+}
+
+/* The path is routed as the client sent it: "/%00" must not become "/"
+ * (libmicrohttpd's own unescaping ends the string at the NUL). */
+static size_t keep_escapes(void *cls, struct MHD_Connection *conn, char *s)
+{
+    (void)cls;
+    (void)conn;
+    return strlen(s);
 }
 
 static void addr_err(hs_error *err, int code, const char *addr,
@@ -170,7 +173,7 @@ static int listen_on(const char *addr, unsigned port, unsigned *bound,
     if (fd >= 0)
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 ||
-        listen(fd, 32) != 0) {
+        listen(fd, 128) != 0) {
         addr_err(err, HS_ERR_IO, addr, port, strerror(errno));
         if (fd >= 0)
             close(fd);
@@ -207,11 +210,16 @@ hs_live_server *hs_live_server_start(const char *addr, unsigned port,
         hs_live_server_stop(s);
         return NULL;
     }
+    unsigned limit = max_connections ? max_connections : MAX_CONNECTIONS;
     s->daemon = MHD_start_daemon(
-        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, 0,
-        NULL, NULL, handle, s, MHD_OPTION_LISTEN_SOCKET, fd,
-        MHD_OPTION_CONNECTION_LIMIT, max_connections ? max_connections : 16,
+        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+            MHD_USE_POLL,
+        0, NULL, NULL, handle, s, MHD_OPTION_LISTEN_SOCKET, fd,
+        MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, limit > 1 ? limit / 2 : 1,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT_S,
+        MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK,
+        MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL,
         MHD_OPTION_END);
     if (!s->daemon) {
         close(fd);

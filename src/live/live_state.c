@@ -10,6 +10,7 @@
  */
 #include "heapscope/live.h"
 #include "common/internal.h"
+#include "census/census_build.h"
 #include "census/census_compact.h"
 
 #include <stdio.h>
@@ -27,6 +28,7 @@ struct hs_live {
     hs_summary *summary;
     int status;              /* HS_OK, HS_DONE, or the sticky error */
     bool finished;
+    bool warned;             /* the reader's warning is in the census */
     hs_error err;
     uint64_t bytes;
 
@@ -193,6 +195,10 @@ int hs_live_feed(hs_live *l, const void *data, size_t len)
     while (st >= 0 && (st = hs_reader_next(l->reader, &ev)) == HS_EVENT)
         if (take_event(l, &ev) != HS_OK)
             return l->status;
+    if (!l->warned && hs_reader_warning(l->reader)) {
+        l->warned = true;
+        hs__census_build_warn(l->census, "%s", hs_reader_warning(l->reader));
+    }
     if (st == HS_DONE)
         return l->status = HS_DONE;
     if (st < 0)

@@ -42,6 +42,8 @@
 #define HEADER_FIELD_MAX (1u << 20)
 #define DESC_KEEP 255u
 #define READ_BLOCK (1u << 20)
+/* A block marker: u16 tag, u64 time, u32 size, u64 end time, u16 cap. */
+#define BLOCK_MARKER_LEN (2u + 8u + 4u + 8u + 2u)
 
 enum state {
     ST_HDRB,
@@ -74,6 +76,7 @@ struct hs_reader {
     bool raw_stacks;        /* sample stacks as stack_raw only */
     bool header_done;
     bool wide_tid;          /* GHC 6.12: u64 thread ids (read_header.c) */
+    bool lead_marker;       /* a block marker before 'hdrb' was skipped */
 
     const uint8_t *in;
     size_t in_len, in_pos;

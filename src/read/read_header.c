@@ -53,6 +53,12 @@ static int expect_magic(hs_reader *r, uint32_t magic, const char *what,
         return HS_NEED_INPUT;
     uint32_t got = hs_be32(p);
     if (got != magic) {
+        if (magic == MAGIC_HDRB && r->lead_marker)
+            return hs__reader_fail(
+                r, HS_ERR_BAD_MAGIC, r->item_off,
+                "not a GHC eventlog: the block marker at byte 0 is not "
+                "followed by the header magic 'hdrb' (found 0x%08x)",
+                got);
         if (magic == MAGIC_HDRB)
             return hs__reader_fail(
                 r, HS_ERR_BAD_MAGIC, r->item_off,
@@ -74,6 +80,39 @@ static int expect_magic(hs_reader *r, uint32_t magic, const char *what,
             qsort(r->descs, r->ndesc, sizeof *r->descs, by_tag);
     }
     return HS_OK;
+}
+
+/*
+ * The start of the stream: 'hdrb', or one block marker and then 'hdrb'.
+ * GHC 9.0's endEventLogging leaves an EVENT_BLOCK_MARKER in the global
+ * buffer, and startEventLogging sends it ahead of the header; the
+ * eventlog-socket library restarts logging for every client but the
+ * first, so those streams begin with the marker's 24 bytes (GHC later
+ * reset the buffer in postHeaderEvents). Only such a marker at byte 0 is
+ * skipped, with a warning (hs_reader_warning); the header must follow it.
+ */
+static int stream_start(hs_reader *r)
+{
+    const uint8_t *p = hs__need(r, 4);
+    if (!p)
+        return HS_NEED_INPUT;
+    if (r->item_off == 0 && hs_be16(p) == HS_EV_BLOCK_MARKER) {
+        if (!hs__need(r, BLOCK_MARKER_LEN))
+            return HS_NEED_INPUT;
+        hs__consume(r, BLOCK_MARKER_LEN);
+        r->lead_marker = true;
+        return HS_OK;
+    }
+    return expect_magic(r, MAGIC_HDRB, "'hdrb'", ST_HETB);
+}
+
+const char *hs_reader_warning(const hs_reader *r)
+{
+    return r->lead_marker
+               ? "bytes 0-23 are a block marker (event type 18) ahead of "
+                 "the header, as GHC 9.0 sends it to every eventlog-socket "
+                 "client but the first: skipped"
+               : NULL;
 }
 
 /* Skips (and for descriptions keeps the start of) a header field whose
@@ -183,7 +222,7 @@ int hs__reader_header_step(hs_reader *r)
     const uint8_t *p;
     switch (r->state) {
     case ST_HDRB:
-        return expect_magic(r, MAGIC_HDRB, "'hdrb'", ST_HETB);
+        return stream_start(r);
     case ST_HETB:
         return expect_magic(r, MAGIC_HETB, "'hetb' (event types begin)",
                             ST_ET_OR_HETE);
