@@ -53,6 +53,9 @@ typedef struct hs_live_source_options {
     int pid;              /* file: end once this process has exited; 0 none */
 } hs_live_source_options;
 
+/* Fills opt with the defaults: never end on idleness, follow no process. */
+HS_API void hs_live_source_options_init(hs_live_source_options *opt);
+
 typedef struct hs_live_source hs_live_source;
 
 /*

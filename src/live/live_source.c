@@ -156,6 +156,12 @@ static int open_path(hs_live_source *s, const char *spec, hs_error *err)
     return HS_OK;
 }
 
+void hs_live_source_options_init(hs_live_source_options *opt)
+{
+    opt->idle_seconds = 0;
+    opt->pid = 0;
+}
+
 hs_live_source *hs_live_source_open(const char *spec,
                                     const hs_live_source_options *opt,
                                     hs_error *err)
@@ -168,6 +174,8 @@ hs_live_source *hs_live_source_open(const char *spec,
     s->fd = -1;
     if (opt)
         s->opt = *opt;
+    else
+        hs_live_source_options_init(&s->opt);
     snprintf(s->name, sizeof s->name, "%s", spec);
     int st;
     if (strncmp(spec, "unix:", 5) == 0 || strncmp(spec, "tcp:", 4) == 0) {

@@ -307,7 +307,8 @@ static bool open_transport(run *r)
         snprintf(spec, sizeof spec, "unix:%s", sock_path);
     }
     hs_error err;
-    hs_live_source_options opt = {0, 0};
+    hs_live_source_options opt;
+    hs_live_source_options_init(&opt);
     r->src = hs_live_source_open(spec, &opt, &err);
     if (keep >= 0)
         close(keep);
