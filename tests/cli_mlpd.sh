@@ -223,6 +223,11 @@ check_log() {
            printf "-\t%s\t%d\t%d\n", n, $1, $2 }' "$report" >"$TMP/m-alloc"
     fold_unresolved "$TMP/m-alloc" "$TMP/h-alloc"
     one_size "$name: in the allocations" "$TMP/h-alloc"
+    # allocations over time: the intervals' bytes and objects add up to
+    # the sites' (the count column once was always 0)
+    check "$name: csv --source alloc sums to folded's bytes and objects" \
+      same "$("$BIN" csv --source alloc "$hlog" | awk -F, 'NR > 1 { b += $(NF - 1); c += $NF } END { print b, c }')" \
+           "$(awk -F'\t' '{ b += $3; c += $4 } END { print b, c }' "$TMP/h-alloc")"
     if [ "$reused" -gt 0 ]; then
       check "$name: allocated bytes and objects equal mprof-report's ($reused vtable addresses reused)" \
         same "$(awk -F'\t' '{ b += $3; c += $4 } END { print b, c }' "$TMP/m-alloc")" \

@@ -69,6 +69,7 @@ void hs__census_mlpd_free(struct hs_census_mlpd *m, const hs_allocator *a)
     hs_free(a, m->site_bytes);
     hs_free(a, m->site_count);
     hs_free(a, m->bucket_bytes);
+    hs_free(a, m->bucket_count);
     hs_free(a, m->out);
     hs_free(a, m);
 }
@@ -175,11 +176,14 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
         return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->bucket_bytes, &m->cap_buckets,
-                     (size_t)si + 1, sizeof *m->bucket_bytes))
+                     (size_t)si + 1, sizeof *m->bucket_bytes) ||
+            !hs_grow(l->a, (void **)&m->bucket_count, &m->cap_bucket_count,
+                     (size_t)si + 1, sizeof *m->bucket_count))
             return HS_ERR_NOMEM;
-        m->bucket_bytes[si] = 0;
+        m->bucket_bytes[si] = m->bucket_count[si] = 0;
     }
     m->bucket_bytes[si] = hs_add_sat(m->bucket_bytes[si], size);
+    m->bucket_count[si]++;
     return HS_OK;
 }
 

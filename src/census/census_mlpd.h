@@ -83,8 +83,8 @@ struct hs_census_mlpd {
     uint64_t *site_bytes, *site_count;
     size_t cap_site_bytes, cap_site_count;
     hs_intern buckets;       /* key: {bucket, vtable} */
-    uint64_t *bucket_bytes;
-    size_t cap_buckets;
+    uint64_t *bucket_bytes, *bucket_count;
+    size_t cap_buckets, cap_bucket_count;
 
     /* the finished allocation profile */
     struct site_out {

@@ -188,8 +188,8 @@ static int build_alloc_samples(hs_census *c, struct hs_census_mlpd *m)
         start[b + 1] += start[b];
     for (size_t i = 0; !st && i < n; i++) {
         const uint64_t *k = (const uint64_t *)m->buckets.keys[i].ptr;
-        cells[start[k[0] / factor]++] = (struct cell){k[1], m->bucket_bytes[i],
-                                                      0};
+        cells[start[k[0] / factor]++] =
+            (struct cell){k[1], m->bucket_bytes[i], m->bucket_count[i]};
     }
     size_t from = 0;
     for (uint64_t b = 0; !st && n && b <= last; b++) {
