@@ -421,6 +421,25 @@ head -c 30 "$MONO/leak-ondemand-zip.mlpd.gz" >"$TMP/gzhead.mlpd.gz"
 run info "$TMP/gzhead.mlpd.gz"
 expect_err_grep "a gzip stream cut in the file header counts its compressed bytes" \
   "gzhead.mlpd.gz: .*the gzip stream ends after 30 compressed bytes, inside the file header"
+# the same bytes give the same answer from a file, a redirect and a pipe:
+# a cut header (nothing before the cut, exit 4), whether the gzip stream
+# inflated nothing yet or part of the header; an empty input is no log (1)
+gzip -c "$MONO/leak-ondemand.mlpd" | head -c 200 >"$TMP/gzhead2.mlpd.gz"
+: >"$TMP/empty.mlpd"
+for case in "gzhead.mlpd.gz 4 inside the file header" \
+            "gzhead2.mlpd.gz 4 inside the file header" \
+            "empty.mlpd 1 the input is empty"; do
+  read -r f want kind <<<"$case"
+  run csv "$TMP/$f"
+  expect_rc "$f from a file" "$want"
+  expect_err_grep "$f from a file: what was wrong" "$f: byte [0-9]+: .*$kind"
+  run csv - <"$TMP/$f"
+  expect_rc "$f from standard input" "$want"
+  expect_err_grep "$f from standard input: what was wrong" "<stdin>: byte [0-9]+: .*$kind"
+  cat "$TMP/$f" | "$BIN" csv - >/dev/null 2>"$TMP/err"
+  rc=$?
+  expect_rc "$f from a pipe" "$want"
+done
 
 head -c 60 "$MONO/leak-ondemand.mlpd" >"$TMP/head.mlpd"
 run info "$TMP/head.mlpd"
