@@ -77,6 +77,8 @@ struct hs_census_mlpd {
     struct cell *cells;      /* shot cells, then allocation buckets */
     size_t ncells, cap_cells;
     bool shot_open;
+    bool cut_shot;           /* the last of shots[] has no HEAP_END: the
+                              * file ends inside it (census_mlpd.c) */
     ptr_map shot_vt;         /* vtable -> cell in the open shot */
 
     hs_intern sites;         /* key: vtable, then frames (u64 each) */
