@@ -479,6 +479,26 @@ for case in "gzhead.mlpd.gz 4 inside the file header" \
   expect_rc "$f from a pipe" "$want"
 done
 
+# a file cut before any data (inside its first buffer): every command says
+# it was cut, with the offset, and gives no advice on how to record;
+# advice only for a whole file, Mono's (never GHC's) in diff too
+head -c $((hdr + 80)) "$MONO/leak-ondemand.mlpd" >"$TMP/early.mlpd"
+for cmd in csv hp "folded --source alloc" summary "report -d $TMP/early-page" \
+           "diff $MONO/leak-ondemand.mlpd"; do
+  # shellcheck disable=SC2086
+  run $cmd "$TMP/early.mlpd"
+  expect_rc "${cmd%% *} of an .mlpd cut before any data" 4
+  expect_err_grep "${cmd%% *} of an .mlpd cut before any data: names the cut" \
+    "early.mlpd: .*before the cut at byte $((hdr + 80))"
+  check "${cmd%% *} of an .mlpd cut before any data: no advice to record" \
+    bash -c '! grep -q -e "RTS" -e "run mono" "$1"' _ "$TMP/err"
+done
+run diff "$MONO/leak-ondemand.mlpd" "$MONO/sites-alloc.mlpd"
+expect_rc "diff against a whole .mlpd without heap shots" 4
+expect_err_grep "diff: Mono's advice for a Mono file" \
+  "sites-alloc.mlpd: the after run has no heap profile [(]no heap shots: run mono with --profile=log:heapshot[)]"
+check "diff: no GHC advice for a Mono file" bash -c '! grep -q "RTS" "$1"' _ "$TMP/err"
+
 head -c 60 "$MONO/leak-ondemand.mlpd" >"$TMP/head.mlpd"
 run info "$TMP/head.mlpd"
 expect_rc "a file cut inside its header (nothing before the cut)" 4

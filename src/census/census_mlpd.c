@@ -522,6 +522,8 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
         bs = set_info(&l, r);
     if (!bs)
         bs = hs_census_finish(c, st == HS_DONE);
+    if (st == HS_TRUNCATED)
+        c->info.cut_offset = hs_mlpd_reader_offset(r);
     if (!bs && st == HS_TRUNCATED && err)
         hs__census_fold_cut(c, err);
     if (!bs && st == HS_DONE && !hs_mlpd_reader_buffers(r))
