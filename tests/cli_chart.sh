@@ -175,7 +175,7 @@ expect_err_line "heap profile without census: says why" \
 head -c 3000 "$SAMPLES/leak-hc.eventlog" >"$TMP/cut.eventlog"
 run chart "$TMP/cut.eventlog" -o "$TMP/refuse/c.svg"
 check "cut before the first census: exit 4" same "$rc" 4
-check "cut before the first census: says so" has "$err" "no heap samples before the cut"
+check "cut before the first census: says so, with the offset" has "$err" "nothing of what was asked comes before the cut at byte 3000"
 run chart "$SAMPLES/mono/sites-alloc.mlpd" -o "$TMP/refuse/m.svg"
 check ".mlpd without heap shots: exit 4" same "$rc" 4
 check ".mlpd without heap shots: says what to do" has "$err" "no heap shots (run mono with --profile=log:heapshot; for allocations give --source alloc)"

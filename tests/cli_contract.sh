@@ -77,6 +77,18 @@ expect_rc "summary of a log cut before its GC events" 4
 expect_err_grep "summary of an early cut: says so" 'no GC or heap events before the cut'
 check "summary of an early cut: no advice on event classes" \
     bash -c '! grep -q "event class" "$1"' _ "$TMP/err"
+# every command names the cut with its offset, and gives no advice on how
+# to record what the part cut off may have held
+for cmd in hp csv folded summary "report -d $TMP/early-page" \
+           "diff $TMP/early.eventlog $S"; do
+    # shellcheck disable=SC2086
+    case $cmd in diff*) run $cmd ;; *) run $cmd "$TMP/early.eventlog" ;; esac
+    expect_rc "${cmd%% *} of an early cut" 4
+    expect_err_grep "${cmd%% *} of an early cut: names the cut" \
+        'early.eventlog: .*before the cut at byte 2800'
+    check "${cmd%% *} of an early cut: no advice to record" \
+        bash -c '! grep -q -e "RTS -h" -e "run the program" -e "event class" "$1"' _ "$TMP/err"
+done
 
 # ---- exit 4 leaves a named output as it was ----------------------------------
 echo "the previous run's summary" >"$TMP/keep.txt"

@@ -223,6 +223,11 @@ check_log() {
            printf "-\t%s\t%d\t%d\n", n, $1, $2 }' "$report" >"$TMP/m-alloc"
     fold_unresolved "$TMP/m-alloc" "$TMP/h-alloc"
     one_size "$name: in the allocations" "$TMP/h-alloc"
+    # allocations over time: the intervals' bytes and objects add up to
+    # the sites' (the count column once was always 0)
+    check "$name: csv --source alloc sums to folded's bytes and objects" \
+      same "$("$BIN" csv --source alloc "$hlog" | awk -F, 'NR > 1 { b += $(NF - 1); c += $NF } END { print b, c }')" \
+           "$(awk -F'\t' '{ b += $3; c += $4 } END { print b, c }' "$TMP/h-alloc")"
     if [ "$reused" -gt 0 ]; then
       check "$name: allocated bytes and objects equal mprof-report's ($reused vtable addresses reused)" \
         same "$(awk -F'\t' '{ b += $3; c += $4 } END { print b, c }' "$TMP/m-alloc")" \
@@ -390,12 +395,50 @@ head -c $((size * 2 / 3)) "$MONO/leak-ondemand.mlpd" >"$TMP/cut.mlpd"
 run csv "$TMP/cut.mlpd"
 expect_rc "csv of a cut .mlpd" 0
 expect_err_grep "a cut .mlpd warns with the offset" "cut.mlpd.*cut at offset [0-9]*, inside the [0-9]*-byte buffer"
-# the shots before the cut are whole; the last one has what was read of it
-last=$(tail -n 1 "$TMP/out" | cut -d, -f1)
-grep -v "^$last," "$TMP/out" >"$TMP/whole.csv"
-check "a cut .mlpd gives the shots before the cut" \
-  bash -c "head -n \$(wc -l <'$TMP/whole.csv') '$TMP/plain.csv' | cmp -s - '$TMP/whole.csv'"
-check "the cut .mlpd has whole shots at all" test "$(wc -l <"$TMP/whole.csv")" -gt 10
+# the shots before the cut are whole and all there is: the shot the file
+# ends inside is left out, and named
+expect_err_grep "the cut shot is named" "cut.mlpd: .*; the last heap shot, at 0[.][0-9]{4} s, was cut and is left out"
+check "a cut .mlpd gives the whole shots before the cut, nothing else" \
+  bash -c "head -n \$(wc -l <'$TMP/out') '$TMP/plain.csv' | cmp -s - '$TMP/out'"
+check "the cut .mlpd has whole shots at all" test "$(wc -l <"$TMP/out")" -gt 10
+check "the cut shot is in no row" \
+  test "$(tail -n +2 "$TMP/out" | cut -d, -f1 | sort -u | wc -l)" -eq 2
+
+# A synthetic file (bench/gen_mlpd.c: a heap shot every 64 buffers, each
+# spanning three) cut at a buffer boundary inside its second shot: no
+# buffer is cut, yet the shot is, and left out of every output.
+"$GEN_MLPD" 8 >"$TMP/gen.mlpd"
+run csv "$TMP/gen.mlpd"
+expect_rc "csv of the synthetic file" 0
+check "the synthetic file has two shots" \
+  test "$(tail -n +2 "$TMP/out" | cut -d, -f1 | sort -u | wc -l)" -eq 2
+first=$(sed -n 2p "$TMP/out" | cut -d, -f1)
+grep -v "^$first," "$TMP/out" | tail -n +2 >"$TMP/second.csv"
+at=$("$BIN" events "$TMP/gen.mlpd" | awk '/ HEAP_START/ { n++ } / BUFFER / { b++ } n == 2 && / BUFFER / && ++k == 2 { print b - 1; exit }')
+off=38
+for _ in 1 2 3; do off=$((off + 4 + $(od -An -tu4 -j$off -N4 "$TMP/gen.mlpd"))); done
+for ((i = 0; i < at; i++)); do
+  off=$((off + 48 + $(od -An -tu4 -j$((off + 4)) -N4 "$TMP/gen.mlpd")))
+done
+head -c "$off" "$TMP/gen.mlpd" >"$TMP/gencut.mlpd"
+for args in "csv" "hp" "folded" "summary --json" "info"; do
+  # shellcheck disable=SC2086
+  run $args "$TMP/gencut.mlpd"
+  expect_rc "$args of a file cut between the buffers of a shot" 0
+  expect_err_grep "$args: the file cut between buffers says so" \
+    "gencut.mlpd: byte $off: the file ends at offset $off, between two buffers inside a heap shot .*; the last heap shot, at [0-9.]* s, was cut and is left out"
+  cp "$TMP/out" "$TMP/gencut.$args"
+done
+check "the cut shot is in no csv row" \
+  bash -c "! grep -q '^$(cut -d, -f1 "$TMP/second.csv" | head -n 1),' '$TMP/gencut.csv'"
+# (.hp: the runtime's empty sample at 0 and one at the end besides)
+check "nor in the .hp" \
+  bash -c "! grep -q '^BEGIN_SAMPLE $(cut -d, -f1 "$TMP/second.csv" | head -n 1)' '$TMP/gencut.hp'"
+check "the .hp has the first shot" \
+  grep -q "^BEGIN_SAMPLE $first\$" "$TMP/gencut.hp"
+check "the summary counts the whole shot only" grep -q '"heap_shots": *1' "$TMP/gencut.summary --json"
+check "info: one heap shot" grep -q "^heap shots: 1," "$TMP/gencut.info"
+check "info: the file is not complete" grep -q "^complete: no" "$TMP/gencut.info"
 
 head -c $((size * 2 / 3)) "$MONO/leak-ondemand.mlpd" | gzip -c | head -c 20000 >"$TMP/cut.mlpd.gz"
 run info "$TMP/cut.mlpd.gz"
@@ -416,6 +459,45 @@ head -c 30 "$MONO/leak-ondemand-zip.mlpd.gz" >"$TMP/gzhead.mlpd.gz"
 run info "$TMP/gzhead.mlpd.gz"
 expect_err_grep "a gzip stream cut in the file header counts its compressed bytes" \
   "gzhead.mlpd.gz: .*the gzip stream ends after 30 compressed bytes, inside the file header"
+# the same bytes give the same answer from a file, a redirect and a pipe:
+# a cut header (nothing before the cut, exit 4), whether the gzip stream
+# inflated nothing yet or part of the header; an empty input is no log (1)
+gzip -c "$MONO/leak-ondemand.mlpd" | head -c 200 >"$TMP/gzhead2.mlpd.gz"
+: >"$TMP/empty.mlpd"
+for case in "gzhead.mlpd.gz 4 inside the file header" \
+            "gzhead2.mlpd.gz 4 inside the file header" \
+            "empty.mlpd 1 the input is empty"; do
+  read -r f want kind <<<"$case"
+  run csv "$TMP/$f"
+  expect_rc "$f from a file" "$want"
+  expect_err_grep "$f from a file: what was wrong" "$f: byte [0-9]+: .*$kind"
+  run csv - <"$TMP/$f"
+  expect_rc "$f from standard input" "$want"
+  expect_err_grep "$f from standard input: what was wrong" "<stdin>: byte [0-9]+: .*$kind"
+  cat "$TMP/$f" | "$BIN" csv - >/dev/null 2>"$TMP/err"
+  rc=$?
+  expect_rc "$f from a pipe" "$want"
+done
+
+# a file cut before any data (inside its first buffer): every command says
+# it was cut, with the offset, and gives no advice on how to record;
+# advice only for a whole file, Mono's (never GHC's) in diff too
+head -c $((hdr + 80)) "$MONO/leak-ondemand.mlpd" >"$TMP/early.mlpd"
+for cmd in csv hp "folded --source alloc" summary "report -d $TMP/early-page" \
+           "diff $MONO/leak-ondemand.mlpd"; do
+  # shellcheck disable=SC2086
+  run $cmd "$TMP/early.mlpd"
+  expect_rc "${cmd%% *} of an .mlpd cut before any data" 4
+  expect_err_grep "${cmd%% *} of an .mlpd cut before any data: names the cut" \
+    "early.mlpd: .*before the cut at byte $((hdr + 80))"
+  check "${cmd%% *} of an .mlpd cut before any data: no advice to record" \
+    bash -c '! grep -q -e "RTS" -e "run mono" "$1"' _ "$TMP/err"
+done
+run diff "$MONO/leak-ondemand.mlpd" "$MONO/sites-alloc.mlpd"
+expect_rc "diff against a whole .mlpd without heap shots" 4
+expect_err_grep "diff: Mono's advice for a Mono file" \
+  "sites-alloc.mlpd: the after run has no heap profile [(]no heap shots: run mono with --profile=log:heapshot[)]"
+check "diff: no GHC advice for a Mono file" bash -c '! grep -q "RTS" "$1"' _ "$TMP/err"
 
 head -c 60 "$MONO/leak-ondemand.mlpd" >"$TMP/head.mlpd"
 run info "$TMP/head.mlpd"

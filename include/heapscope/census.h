@@ -62,6 +62,8 @@ typedef struct hs_census_info {
     uint64_t tick_interval_ns;   /* time profile tick, 0 = no time profile */
     uint64_t end_time_ns;        /* time of the last event seen */
     bool complete;               /* the log had its data-end marker */
+    uint64_t cut_offset;         /* !complete: the byte where it stops */
+    uint64_t cut_line;           /* !complete, a .hp: the line, else 0 */
     uint64_t events;             /* events handed to the census */
     uint64_t ipe_records;        /* IPE events seen */
     uint64_t cost_centres;       /* cost-centre definitions */

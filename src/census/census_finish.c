@@ -81,7 +81,8 @@ static bool stable_sort_by_time(const hs_allocator *alloc, void *base,
  */
 static bool closes_samples(const hs_census *c)
 {
-    if (c->seen_sample_end || c->seen_bio)
+    /* an .mlpd's heap shots end with HEAP_END */
+    if (c->seen_sample_end || c->seen_bio || c->info.source == HS_SOURCE_MLPD)
         return true;
     const char *id = c->info.rts_identifier;
     unsigned major, minor;
@@ -133,8 +134,9 @@ static void drop_cut_sample(hs_census *c, bool complete)
     /* seconds to four decimals, rounded, as the warning shows them */
     uint64_t tenth_ms = (s->time + 50000) / 100000;
     size_t before = c->nwarnings;
-    hs__census_warnf(c, "the last heap sample, at %llu.%04llu s, was cut "
+    hs__census_warnf(c, "the last heap %s, at %llu.%04llu s, was cut "
                      "and is left out",
+                     c->info.source == HS_SOURCE_MLPD ? "shot" : "sample",
                      (unsigned long long)(tenth_ms / 10000),
                      (unsigned long long)(tenth_ms % 10000));
     if (c->nwarnings > before)

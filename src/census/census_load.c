@@ -135,6 +135,7 @@ static int load_eventlog(hs_census *c, hs_input *in, hs_error *err)
         return fs;
     }
     if (st == HS_TRUNCATED) {
+        c->info.cut_offset = hs_reader_error(r)->offset;
         if (err) {
             *err = *hs_reader_error(r);
             hs__census_fold_cut(c, err);
@@ -210,8 +211,10 @@ static int hp_finish(hs_census *c, hs_hp_parser *p, hs_error *err)
         set_err(err, bs, "out of memory while building the census", 0);
         return bs;
     }
-    if (st == HS_TRUNCATED && err)
+    if (st == HS_TRUNCATED && err) {
+        c->info.cut_line = err->line;
         hs__census_fold_cut(c, err);
+    }
     return st;
 }
 

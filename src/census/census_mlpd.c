@@ -5,9 +5,11 @@
  * (census_mlpd_out.c), so a vtable described late is still named.
  */
 #include "census/census_mlpd.h"
+#include "census/census_impl.h"
 #include "read/input.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -69,6 +71,7 @@ void hs__census_mlpd_free(struct hs_census_mlpd *m, const hs_allocator *a)
     hs_free(a, m->site_bytes);
     hs_free(a, m->site_count);
     hs_free(a, m->bucket_bytes);
+    hs_free(a, m->bucket_count);
     hs_free(a, m->out);
     hs_free(a, m);
 }
@@ -175,27 +178,54 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
         return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->bucket_bytes, &m->cap_buckets,
-                     (size_t)si + 1, sizeof *m->bucket_bytes))
+                     (size_t)si + 1, sizeof *m->bucket_bytes) ||
+            !hs_grow(l->a, (void **)&m->bucket_count, &m->cap_bucket_count,
+                     (size_t)si + 1, sizeof *m->bucket_count))
             return HS_ERR_NOMEM;
-        m->bucket_bytes[si] = 0;
+        m->bucket_bytes[si] = m->bucket_count[si] = 0;
     }
     m->bucket_bytes[si] = hs_add_sat(m->bucket_bytes[si], size);
+    m->bucket_count[si]++;
     return HS_OK;
+}
+
+/* Ends the open shot (NULL when none is): its cells are those added
+ * since it opened. */
+static struct shot *end_shot(struct loader *l)
+{
+    struct hs_census_mlpd *m = l->m;
+    if (!m->shot_open)
+        return NULL;
+    struct shot *s = &m->shots[m->nshots - 1];
+    s->n = m->ncells - s->first;
+    m->shot_open = false;
+    return s;
 }
 
 static void close_shot(struct loader *l)
 {
     struct hs_census_mlpd *m = l->m;
-    if (!m->shot_open)
+    const struct shot *s = end_shot(l);
+    if (!s)
         return;
-    struct shot *s = &m->shots[m->nshots - 1];
-    s->n = m->ncells - s->first;
     uint64_t total = 0;
     for (size_t i = s->first; i < m->ncells; i++)
         total = hs_add_sat(total, m->cells[i].bytes);
     if (total > m->stats.max_live_bytes)
         m->stats.max_live_bytes = total;
-    m->shot_open = false;
+}
+
+/* A shot still open at the end of the file lost its HEAP_END to a cut or
+ * a kill (inside a buffer, or between two: a shot spans many). It holds
+ * part of the heap: it counts in no figure, and hs__mlpd_build makes it
+ * the last sample, left open, which hs_census_finish leaves out and names
+ * as it does an eventlog's cut sample. */
+static void cut_shot(struct loader *l)
+{
+    if (!end_shot(l))
+        return;
+    l->m->stats.heap_shots--;
+    l->m->cut_shot = true;
 }
 
 static int open_shot(struct loader *l, uint64_t time)
@@ -336,14 +366,28 @@ static int on_event(struct loader *l, const hs_mlpd_event *ev)
     }
 }
 
-static void set_err(hs_error *err, int code, const char *msg)
+/* The error (or warning, code > 0) at byte off, in *err when asked. */
+static void set_err_at(hs_error *err, int code, uint64_t off,
+                       const char *fmt, ...) HS_PRINTF(4, 5);
+
+static void set_err_at(hs_error *err, int code, uint64_t off,
+                       const char *fmt, ...)
 {
     if (!err)
         return;
     memset(err, 0, sizeof *err);
     err->code = code;
+    err->offset = off;
     err->event_index = UINT64_MAX;
-    snprintf(err->message, sizeof err->message, "%s", msg);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+static void set_err(hs_error *err, int code, const char *msg)
+{
+    set_err_at(err, code, 0, "%s", msg);
 }
 
 /* Decodes one chunk into the census; HS_OK or a negative error. */
@@ -377,15 +421,9 @@ static int read_all(struct loader *l, hs_mlpd_reader *r, hs_input *in,
         if (st == HS_DONE)
             break;
         if (st < 0) {
-            if (err) {
-                memset(err, 0, sizeof *err);
-                err->code = st;
-                err->offset = hs_mlpd_reader_offset(r);
-                err->event_index = UINT64_MAX;
-                snprintf(err->message, sizeof err->message,
-                         "reading failed: %s", st == HS_ERR_IO
-                             ? strerror(in->err_no) : "out of memory");
-            }
+            set_err_at(err, st, hs_mlpd_reader_offset(r),
+                       "reading failed: %s", st == HS_ERR_IO
+                           ? strerror(in->err_no) : "out of memory");
             return st;
         }
         st = feed(l, r, data, len, err);
@@ -433,6 +471,18 @@ static int set_info(struct loader *l, const hs_mlpd_reader *r)
     return st ? st : hs__census_build_facts(l->c, h ? rts : NULL, l->events);
 }
 
+/* A file that ends between two buffers inside a heap shot: cut there
+ * (a killed run's buffers are each written whole). */
+static int between_buffers(const hs_mlpd_reader *r, hs_error *err)
+{
+    uint64_t at = hs_mlpd_reader_offset(r);
+    set_err_at(err, HS_TRUNCATED, at,
+               "the file ends at offset %llu, between two buffers inside a "
+               "heap shot (its HEAP_END never came: a killed run or a cut "
+               "copy)", (unsigned long long)at);
+    return HS_TRUNCATED;
+}
+
 int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
                          const uint8_t *pre, size_t npre, hs_error *err)
 {
@@ -464,12 +514,18 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
         hs_mlpd_reader_free(r);
         return st;
     }
-    close_shot(&l);
+    cut_shot(&l);
+    if (st == HS_DONE && l.m->cut_shot)
+        st = between_buffers(r, err);
     int bs = hs__mlpd_build(c, l.m);
     if (!bs)
         bs = set_info(&l, r);
     if (!bs)
         bs = hs_census_finish(c, st == HS_DONE);
+    if (st == HS_TRUNCATED)
+        c->info.cut_offset = hs_mlpd_reader_offset(r);
+    if (!bs && st == HS_TRUNCATED && err)
+        hs__census_fold_cut(c, err);
     if (!bs && st == HS_DONE && !hs_mlpd_reader_buffers(r))
         hs__census_build_warn(c, "the file has its header and no buffer: "
                               "the program wrote no event (it was killed "

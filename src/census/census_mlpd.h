@@ -77,14 +77,16 @@ struct hs_census_mlpd {
     struct cell *cells;      /* shot cells, then allocation buckets */
     size_t ncells, cap_cells;
     bool shot_open;
+    bool cut_shot;           /* the last of shots[] has no HEAP_END: the
+                              * file ends inside it (census_mlpd.c) */
     ptr_map shot_vt;         /* vtable -> cell in the open shot */
 
     hs_intern sites;         /* key: vtable, then frames (u64 each) */
     uint64_t *site_bytes, *site_count;
     size_t cap_site_bytes, cap_site_count;
     hs_intern buckets;       /* key: {bucket, vtable} */
-    uint64_t *bucket_bytes;
-    size_t cap_buckets;
+    uint64_t *bucket_bytes, *bucket_count;
+    size_t cap_buckets, cap_bucket_count;
 
     /* the finished allocation profile */
     struct site_out {

@@ -139,10 +139,13 @@ static int cmp_shot(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* The shots in time order; a cut one (the last in the file) comes last
+ * and stays open, for hs_census_finish to leave out with a warning. */
 static int build_shots(hs_census *c, struct hs_census_mlpd *m)
 {
-    if (m->nshots > 1)
-        qsort(m->shots, m->nshots, sizeof *m->shots, cmp_shot);
+    size_t whole = m->nshots - (m->cut_shot ? 1 : 0);
+    if (whole > 1)
+        qsort(m->shots, whole, sizeof *m->shots, cmp_shot);
     int st = HS_OK;
     for (size_t k = 0; k < m->nshots && !st; k++) {
         const struct shot *s = &m->shots[k];
@@ -152,6 +155,8 @@ static int build_shots(hs_census *c, struct hs_census_mlpd *m)
         st = hs__census_build_sample_begin(c, s->time);
         if (!st && s->n) /* an empty shot has no cells, maybe no array */
             st = add_cells(c, m, m->cells + s->first, s->n);
+        if (k == whole)
+            break;
         if (!st)
             st = hs__census_build_sample_end(c);
         if (!st)
@@ -188,8 +193,8 @@ static int build_alloc_samples(hs_census *c, struct hs_census_mlpd *m)
         start[b + 1] += start[b];
     for (size_t i = 0; !st && i < n; i++) {
         const uint64_t *k = (const uint64_t *)m->buckets.keys[i].ptr;
-        cells[start[k[0] / factor]++] = (struct cell){k[1], m->bucket_bytes[i],
-                                                      0};
+        cells[start[k[0] / factor]++] =
+            (struct cell){k[1], m->bucket_bytes[i], m->bucket_count[i]};
     }
     size_t from = 0;
     for (uint64_t b = 0; !st && n && b <= last; b++) {

@@ -168,6 +168,13 @@ int cli_load_census(const char *path, unsigned name_limit, hs_census **out);
  * Static text or buf (n bytes). */
 const char *cli_no_samples_reason(const hs_census *c, char *buf, size_t n);
 
+/* Why a loaded census holds nothing of what was asked, as a sentence: the
+ * cut with its byte offset (or .hp line) when the input was cut, else the
+ * advice on how to record it, ghc or mono as the input is (buf, n bytes,
+ * holds the first). */
+const char *cli_no_data_reason(const hs_census *c, const char *ghc,
+                               const char *mono, char *buf, size_t n);
+
 /* The end of a load with status st and error record err: the error
  * reported (c freed), or the warnings and truncation printed and *out set
  * to c. Returns the exit code. */

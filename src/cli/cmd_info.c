@@ -141,7 +141,7 @@ static void print_info(const char *path, const hs_census *c)
     printf("complete: %s\n",
            in->complete ? "yes"
            : hp ? "no (the file ends inside a sample)"
-           : ms ? "no (the file is cut inside a buffer)"
+           : ms ? "no (the file is cut short)"
                 : "no (the log stops without its data-end marker)");
 }
 

@@ -101,7 +101,7 @@ static int on_event(void *user, const hs_event *ev)
  */
 static int run_pass(const char *path, int fd, const hs_summary_window *w,
                     bool warn, hs_summary **out, int *finish_status,
-                    bool *cut)
+                    uint64_t *cut)
 {
     hs_summary *s = hs_summary_new();
     hs_reader *r = hs_reader_new();
@@ -126,7 +126,8 @@ static int run_pass(const char *path, int fd, const hs_summary_window *w,
         hs_reader_free(r);
         return cli_exit_code(p.status);
     }
-    *cut = st == HS_TRUNCATED;
+    /* where the log is cut (past its header: never 0), or 0 */
+    *cut = st == HS_TRUNCATED ? hs_reader_error(r)->offset : 0;
     if (warn && hs_reader_warning(r))
         cli_warnf("%s: %s", cli_input_name(path), hs_reader_warning(r));
     if (st == HS_TRUNCATED) {
@@ -241,13 +242,15 @@ static int render_summary(hs_sink *out, const void *arg)
  * which figures cannot be computed.
  */
 static int write_summary(const hs_summary *s, const char *output, bool json,
-                         bool no_data, bool cut, const char *path)
+                         bool no_data, uint64_t cut, const char *path)
 {
     /* The advice on recording GC events is wrong for a log that was cut:
      * they may well have come after the cut. */
-    const char *why = cut ? "the log has no GC or heap events before the "
-                            "cut (it is truncated, see the warning above)"
-                          : hs_summary_error(s)->message;
+    char at[160];
+    snprintf(at, sizeof at, "the log has no GC or heap events before the cut "
+             "at byte %llu (it is truncated, see the warning above)",
+             (unsigned long long)cut);
+    const char *why = cut ? at : hs_summary_error(s)->message;
     if (no_data && output && strcmp(output, "-") != 0) {
         cli_errorf("summary: %s: %s; %s is left as it was",
                    cli_input_name(path), why, output);
@@ -365,7 +368,7 @@ static int window_by_markers(const summary_args *a, int fd, int *work_fd,
     }
     hs_summary *scan = NULL;
     int fin;
-    bool cut;
+    uint64_t cut;
     int rc = run_pass(a->path, *work_fd, NULL, false, &scan, &fin, &cut);
     if (rc)
         return rc;
@@ -409,7 +412,7 @@ int cmd_summary(int argc, char **argv)
     bool windowed = a.has_from || a.has_to || a.between[0];
     hs_summary *s = NULL;
     int fin = HS_OK;
-    bool cut = false;
+    uint64_t cut = 0;
     int work_fd = fd;
     /* A Mono .mlpd has a summary of its own; a pipe's first bytes, read to
      * tell, are spooled with the rest for the eventlog passes. */

@@ -131,41 +131,53 @@ static int render_census(hs_sink *out, const void *arg)
     return job->fn(job->c, out, job->arg);
 }
 
+/* Why a census holds nothing of what was asked: the cut, when the input
+ * was cut (the part cut off may have held it: advice on how to record it
+ * would be wrong), else `advice`, GHC's or Mono's as the input is. */
+const char *cli_no_data_reason(const hs_census *c, const char *ghc,
+                               const char *mono, char *buf, size_t n)
+{
+    const hs_census_info *in = hs_census_get_info(c);
+    if (!in->complete) {
+        snprintf(buf, n, "nothing of what was asked comes before the cut "
+                 "at %s %llu (the input is truncated, see the warning above; "
+                 "the part that was cut off may have held it)",
+                 in->cut_line ? "line" : "byte",
+                 (unsigned long long)(in->cut_line ? in->cut_line
+                                                   : in->cut_offset));
+        return buf;
+    }
+    return hs_census_mlpd_stats(c) ? mono : ghc;
+}
+
+static const char no_shots[] =
+    "no heap shots (run mono with --profile=log:heapshot; for allocations "
+    "give --source alloc)";
+
 const char *cli_no_samples_reason(const hs_census *c, char *buf, size_t n)
 {
     const hs_census_info *in = hs_census_get_info(c);
-    if (hs_census_mlpd_stats(c))
-        return "no heap shots (run mono with --profile=log:heapshot; for "
-               "allocations give --source alloc)";
-    if (in->source == HS_SOURCE_EVENTLOG && !in->complete)
-        return "no heap samples before the cut (the log is truncated, see "
-               "the warning above)";
-    if (in->breakdown) {
+    if (in->complete && in->breakdown) {
         snprintf(buf, n, "the heap profile (-%s, every %.3g s) holds no "
                  "census: the run ended before the first one (record with a "
                  "smaller +RTS -i)", hs_breakdown_flag(in->breakdown),
                  in->sample_period_ns / 1e9);
         return buf;
     }
-    return "no heap samples (run the program with +RTS -h -l, or give its "
-           ".hp file)";
+    return cli_no_data_reason(c, "no heap samples (run the program with "
+                              "+RTS -h -l, or give its .hp file)", no_shots,
+                              buf, n);
 }
 
 int cli_write_output(const char *cmd, const hs_census *c, const char *output,
                      cli_render_fn fn, const void *arg, const char *input,
                      const char *no_data)
 {
-    const hs_census_info *in = hs_census_get_info(c);
-    /* Advice on how to record what is missing is wrong for a log that was
-     * cut: it may well have been recorded, after the cut. */
-    if (in->source == HS_SOURCE_EVENTLOG && !in->complete)
-        no_data = "nothing of what was asked comes before the cut (the log "
-                  "is truncated, see the warning above; the part that was "
-                  "cut off may have held it)";
     /* The commands' GHC recording hints are wrong for a Mono file. */
-    char why[160];
-    if (hs_census_mlpd_stats(c) && strstr(no_data, "+RTS"))
-        no_data = cli_no_samples_reason(c, why, sizeof why);
+    char why[320];
+    no_data = cli_no_data_reason(c, no_data,
+                                 strstr(no_data, "+RTS") ? no_shots : no_data,
+                                 why, sizeof why);
     const census_job job = {c, fn, arg};
     return cli_write(cmd, output, render_census, &job, input, no_data);
 }

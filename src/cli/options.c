@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -111,7 +110,10 @@ int cli_exit_code(int status)
     case HS_NEED_INPUT:
         return EXIT_OK;
     case HS_ERR_IO: return EXIT_IO;
-    case HS_ERR_NO_DATA: return EXIT_NO_DATA;
+    /* A log cut inside its header is a truncated log with nothing before
+     * the cut: nothing of what was asked. (An empty input is no log at
+     * all: HS_ERR_BAD_MAGIC.) */
+    case HS_ERR_NO_DATA: case HS_ERR_TRUNCATED_HEADER: return EXIT_NO_DATA;
     case HS_ERR_INVALID: return EXIT_USAGE;
     case HS_ERR_NOMEM: case HS_ERR_MISUSE: return EXIT_INTERNAL;
     default: return EXIT_BAD_INPUT;
@@ -140,15 +142,6 @@ int cli_report(const char *file, const hs_error *err)
         cli_warnf("%s: %s%s", cli_input_name(file), where, msg);
     else
         cli_errorf("%s: %s%s", cli_input_name(file), where, msg);
-    /* A log cut inside its header is a truncated log with nothing before
-     * the cut: nothing of what was asked. An empty input is no log at all;
-     * offset 0 alone does not tell, as a gzip .mlpd cut inside its gzip
-     * header has inflated nothing yet: a regular file's size does. */
-    struct stat st;
-    if (err->code == HS_ERR_TRUNCATED_HEADER &&
-        (err->offset > 0 || (strcmp(file, "-") != 0 && stat(file, &st) == 0 &&
-                             S_ISREG(st.st_mode) && st.st_size > 0)))
-        return EXIT_NO_DATA;
     return cli_exit_code(err->code);
 }
 

@@ -385,9 +385,22 @@ static int check_pair(const hs_census *c[2], const hs_diff_options *o,
     for (int k = 0; k < 2; k++) {
         const hs_census_info *in = hs_census_get_info(c[k]);
         if (!hs_census_sample_count(c[k]) && !in->breakdown) {
+            /* the cause that holds: a cut, or how this profiler records */
+            char why[160];
+            if (!in->complete)
+                snprintf(why, sizeof why, "before the cut at %s %llu (the "
+                         "input is truncated; the part cut off may have held "
+                         "it)", in->cut_line ? "line" : "byte",
+                         (unsigned long long)(in->cut_line ? in->cut_line
+                                                           : in->cut_offset));
+            else
+                snprintf(why, sizeof why, "%s", in->source == HS_SOURCE_MLPD
+                         ? "(no heap shots: run mono with "
+                           "--profile=log:heapshot)"
+                         : "(run the program with +RTS -hc -l, or another "
+                           "-h option)");
             set_error(err, HS_ERR_NO_DATA, (uint64_t)k + 1,
-                      "the %s run has no heap profile (run the program "
-                      "with +RTS -hc -l, or another -h option)", which[k]);
+                      "the %s run has no heap profile %s", which[k], why);
             return HS_ERR_NO_DATA;
         }
         if (o->from_ns[k] > o->to_ns[k]) {

@@ -344,8 +344,9 @@ int hs_reader_finish(hs_reader *r)
     }
     default: {
         uint64_t end = r->item_off + r->stage_len;
+        /* No byte at all is no log (not a cut one): a wrong magic. */
         if (end == 0)
-            return hs__reader_fail(r, HS_ERR_TRUNCATED_HEADER, 0,
+            return hs__reader_fail(r, HS_ERR_BAD_MAGIC, 0,
                                    "the input is empty: not an eventlog");
         return hs__reader_fail(
             r, HS_ERR_TRUNCATED_HEADER, end,
