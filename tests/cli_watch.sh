@@ -145,6 +145,26 @@ same_as_report "watch growing file" "$TMP/grow.d" grow "$LOG"
 check "watch growing file: the page as report writes it" \
   cmp -s "$TMP/grow.d/grow.html" "$TMP/grow.batch/grow.html"
 
+# A status tick before the first GC event (eventlog-socket sends the
+# header, the GC events come later): the GC figures are not lost to the
+# early snapshot; the page and the final status equal report's.
+rm -f "$TMP/tick.eventlog"
+"$FEEDER" file "$TMP/tick.eventlog" "$LOG" --chunk 65536 --delay-ms 20 \
+  --pause-before-gc --pause-ms 800 >/dev/null &
+wait_for "$TMP/tick.eventlog"
+timeout 60 "$BIN" watch "$TMP/tick.eventlog" --json-lines --interval 0.1 \
+  --every 0.1 -d "$TMP/tick.d" >"$TMP/tick.out" 2>"$TMP/tick.err"
+rc=$?
+wait
+expect_rc "watch, a tick before the first GC" 0
+check "tick before the first GC: a status line without GCs" \
+  grep -q '"collections":\[\]' "$TMP/tick.out"
+"$BIN" report "$TMP/tick.eventlog" -d "$TMP/tick.batch" >/dev/null 2>&1
+check "tick before the first GC: the page as report writes it (GC tab)" \
+  cmp -s "$TMP/tick.d/tick.html" "$TMP/tick.batch/tick.html"
+check "tick before the first GC: the page has the GC figures" \
+  bash -c "! grep -q '\"gc\":null' '$TMP/tick.d/tick.html'"
+
 # Cut short, with --pid: ends when the writer is gone, with the warning.
 head -c $((SIZE - 3000)) "$LOG" >"$TMP/cut.eventlog"
 rm -f "$TMP/cutgrow.eventlog"
