@@ -74,6 +74,31 @@ run watch /nonexistent/prog.eventlog
 expect_rc "watch on a missing file" 3
 expect_err_grep "missing file" "/nonexistent/prog.eventlog: cannot open"
 
+# Standard output that cannot be written: exit 3 and the reason, as every
+# command; -d still gets its files (the watch ends as on SIGTERM).
+"$BIN" watch "$LOG" -d "$TMP/full-out.d" >/dev/full 2>"$TMP/err"
+rc=$?
+expect_rc "watch > /dev/full" 3
+expect_err_grep "watch > /dev/full" "^heapscope: watch: cannot write standard output: No space left on device$"
+check "watch > /dev/full: -d is written" [ -s "$TMP/full-out.d/leak-hc.html" ]
+"$BIN" watch "$LOG" --json-lines >/dev/full 2>"$TMP/err"
+rc=$?
+expect_rc "watch --json-lines > /dev/full" 3
+
+# A reader that goes away (| head -1) ends a long watch: exit 3, no hang.
+mkfifo "$TMP/gone.fifo"
+"${GEN_LIVE:?}" 2000 10 >"$TMP/gone.eventlog"
+"$FEEDER" fifo "$TMP/gone.fifo" "$TMP/gone.eventlog" --chunk 4096 \
+  --delay-ms 100 >/dev/null 2>&1 &
+fpid=$!
+timeout 30 "$BIN" watch "$TMP/gone.fifo" --interval 0.1 2>"$TMP/err" |
+  head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+kill $fpid 2>/dev/null
+wait
+expect_rc "watch | head -1" 3
+expect_err_grep "watch | head -1" "cannot write standard output: Broken pipe"
+
 # ---- a FIFO, paced: status lines before the end, outputs as report -------
 
 mkfifo "$TMP/fifo"

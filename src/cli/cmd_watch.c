@@ -57,7 +57,8 @@ static const char help[] =
     "Ctrl-C or SIGTERM ends the watch like the end of the stream: final\n"
     "outputs, exit 0. A stream cut mid-event ends with a warning, exit 0.\n"
     "Exit codes: see 'heapscope --help'; 1 malformed stream, 3 source or\n"
-    "HTTP port unavailable or -d not writable at the end.\n";
+    "HTTP port unavailable, -d not writable at the end, or standard output\n"
+    "not writable (the watch then ends as on SIGTERM).\n";
 
 enum {
     OPT_INTERVAL = 1, OPT_JSON, OPT_DIR, OPT_EVERY, OPT_HTTP, OPT_TOP,
@@ -203,6 +204,15 @@ static void text_status(watch *w, const hs_live_metrics *m, FILE *o)
     }
 }
 
+/* Notes the first failure of standard output (a full disk, a closed
+ * pipe): the watch then ends, and exits 3 as every command does. */
+static void check_stdout(watch *w)
+{
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !w->out_errno)
+        w->out_errno = errno ? errno : EIO;
+}
+
 /* One status line; final: the closing one, always on a line of its own. */
 static void print_status(watch *w, bool final)
 {
@@ -228,7 +238,7 @@ static void print_status(watch *w, bool final)
         fputs(w->tty && !final ? "" : "\n", stdout);
         w->line_open = w->tty && !final;
     }
-    fflush(stdout);
+    check_stdout(w);
 }
 
 /* Clears a status line drawn in place before anything else is printed
@@ -237,7 +247,7 @@ static void close_line(watch *w)
 {
     if (w->line_open) {
         fputs("\r\033[K", stdout);
-        fflush(stdout);
+        check_stdout(w);
         w->line_open = false;
     }
 }
@@ -363,7 +373,7 @@ static int follow_run(watch *w)
                 now, false};
     int rc = -1;
     uint64_t total = 0;
-    while (rc < 0 && !stop_requested) {
+    while (rc < 0 && !stop_requested && !w->out_errno) {
         size_t got;
         hs_error err;
         int st = hs_live_source_read(w->src, buf, sizeof buf, 100, &got, &err);
@@ -476,14 +486,15 @@ static int run(watch *w)
         if (rc == EMPTY_RECONNECT) {
             rc = EXIT_OK;
             w->run--; /* the same run number goes to the next connection */
-        } else if (rc || !sock || !w->reconnect || stop_requested) {
+        } else if (rc || !sock || !w->reconnect || stop_requested ||
+                   w->out_errno) {
             break;
         } else if (!w->json) {
             fprintf(stdout, "run %u ended; waiting for the program to "
                     "reconnect\n", w->run);
         }
-        fflush(stdout);
-        if (!await_reconnect(w))
+        check_stdout(w);
+        if (w->out_errno || !await_reconnect(w))
             break;
     }
     return rc;
@@ -514,6 +525,13 @@ int cmd_watch(int argc, char **argv)
     catch_signals();
     if (!w.http || (st = start_http(&w)) == EXIT_OK)
         st = run(&w);
+    check_stdout(&w);
+    if (w.out_errno) {
+        cli_errorf("watch: cannot write standard output: %s",
+                   strerror(w.out_errno));
+        if (st == EXIT_OK)
+            st = EXIT_IO;
+    }
     hs_live_server_stop(w.srv);
     hs_live_free(w.live);
     hs_live_source_close(w.src);

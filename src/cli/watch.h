@@ -34,6 +34,8 @@ typedef struct watch {
     bool line_open;           /* a status line is drawn without newline */
     const char *state;        /* "running", "done", "truncated", "error" */
     char error[400];          /* the stream's error, for the page */
+    int out_errno;            /* standard output failed: why; the watch
+                                 then ends as on SIGTERM, and exits 3 */
 } watch;
 
 /* Rewrites every report file in w->dir atomically. final: the census is
