@@ -59,6 +59,21 @@ json_field() {
   python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[int(sys.argv[2])])[sys.argv[3]])' "$@"
 }
 
+# term_watch SECS FEEDER_PID OUT ARGS...: watch ARGS in the background,
+# stdout into OUT, SIGTERM after SECS; sets rc, then stops the feeder.
+term_watch() {
+  local secs=$1 fpid=$2 out=$3 wpid
+  shift 3
+  timeout 60 "$BIN" watch "$@" >"$out" 2>"$TMP/err" &
+  wpid=$!
+  sleep "$secs"
+  kill -TERM $wpid
+  wait $wpid
+  rc=$?
+  kill "$fpid" 2>/dev/null
+  wait
+}
+
 # ---- usage ---------------------------------------------------------------
 
 run watch --help
@@ -189,6 +204,53 @@ check "tick before the first GC: the page as report writes it (GC tab)" \
   cmp -s "$TMP/tick.d/tick.html" "$TMP/tick.batch/tick.html"
 check "tick before the first GC: the page has the GC figures" \
   bash -c "! grep -q '\"gc\":null' '$TMP/tick.d/tick.html'"
+
+# GC events and no heap census yet (a plain +RTS -l run, or GHC 9.0, which
+# sends its censuses only at exit): watch ends as report does for the same
+# bytes: exit 0 and the page with the GC figures; nothing at all: exit 4
+# and report's message.
+"${GEN_LIVE:?}" 60 0 20 >"$TMP/gcsrc.eventlog"
+rm -f "$TMP/gconly.eventlog"
+"$FEEDER" file "$TMP/gconly.eventlog" "$TMP/gcsrc.eventlog" --chunk 2048 \
+  --delay-ms 20 &
+wait_for "$TMP/gconly.eventlog"
+timeout 60 "$BIN" watch "$TMP/gconly.eventlog" -d "$TMP/gconly.d" --every 0.1 \
+  >"$TMP/out" 2>"$TMP/err"
+rc=$?
+wait
+expect_rc "watch, GC events without census" 0
+"$BIN" report "$TMP/gconly.eventlog" -d "$TMP/gconly.batch" >/dev/null 2>&1
+check "GC without census: the files report writes" \
+  same "$(ls -A "$TMP/gconly.d")" "$(ls -A "$TMP/gconly.batch")"
+check "GC without census: the page as report writes it" \
+  cmp -s "$TMP/gconly.d/gconly.html" "$TMP/gconly.batch/gconly.html"
+
+# The same, ended by SIGTERM mid-stream: the page of the bytes read.
+rm -f "$TMP/gcterm.eventlog"
+"$FEEDER" file "$TMP/gcterm.eventlog" "$TMP/gcsrc.eventlog" --chunk 512 \
+  --delay-ms 100 &
+fpid=$!
+wait_for "$TMP/gcterm.eventlog"
+term_watch 1 $fpid "$TMP/gcterm.out" "$TMP/gcterm.eventlog" -d "$TMP/gcterm.d" \
+  --json-lines --interval 0.2
+expect_rc "watch, GC events without census, SIGTERM" 0
+truncate -s "$(grep -o '"stream_bytes":[0-9]*' "$TMP/gcterm.out" | tail -1 |
+  cut -d: -f2)" "$TMP/gcterm.eventlog"
+"$BIN" report "$TMP/gcterm.eventlog" -d "$TMP/gcterm.batch" >/dev/null 2>&1
+check "GC without census, SIGTERM: the page of the bytes read, as report's" \
+  cmp -s "$TMP/gcterm.d/gcterm.html" "$TMP/gcterm.batch/gcterm.html"
+
+"${GEN_LIVE:?}" 0 0 >"$TMP/nothing.eventlog"
+"$FEEDER" fifo "$TMP/fifo" "$TMP/nothing.eventlog" --delay-ms 0 &
+timeout 60 "$BIN" watch "$TMP/fifo" -d "$TMP/nothing.d" >/dev/null 2>"$TMP/err"
+rc=$?
+wait
+expect_rc "watch, neither census nor GC" 4
+"$BIN" report "$TMP/nothing.eventlog" -d "$TMP/nothing.batch" >/dev/null \
+  2>"$TMP/batch.err"
+check "neither census nor GC: report's message" \
+  same "$(cat "$TMP/err")" "$(sed "s|$TMP/nothing.eventlog|$TMP/fifo|" "$TMP/batch.err")"
+check "neither census nor GC: no directory" absent "$TMP/nothing.d"
 
 # Cut short, with --pid: ends when the writer is gone, with the warning.
 head -c $((SIZE - 3000)) "$LOG" >"$TMP/cut.eventlog"
@@ -430,15 +492,8 @@ GEN=${GEN_LIVE:?GEN_LIVE must name bench/gen_live}
 "$GEN" 2000 10 >"$TMP/long.eventlog"
 "$FEEDER" fifo "$TMP/fifo" "$TMP/long.eventlog" --chunk 4096 --delay-ms 100 &
 fpid=$!
-timeout 60 "$BIN" watch "$TMP/fifo" -d "$TMP/term.d" --every 0.2 \
-  --json-lines >"$TMP/term.json" 2>"$TMP/err" &
-wpid=$!
-sleep 2
-kill -TERM $wpid
-wait $wpid
-rc=$?
-kill $fpid 2>/dev/null
-wait
+term_watch 2 $fpid "$TMP/term.json" "$TMP/fifo" -d "$TMP/term.d" --every 0.2 \
+  --json-lines
 expect_rc "watch, SIGTERM" 0
 check "SIGTERM: the final line says stopped" \
   grep -q '"state":"stopped"' "$TMP/term.json"

@@ -335,17 +335,7 @@ static int end_run(watch *w, bool interrupted)
     if (st == HS_TRUNCATED && !interrupted)
         cli_report(w->spec, hs_live_error(w->live));
     print_status(w, true);
-    int rc = EXIT_OK;
-    if (w->dir) {
-        if (!hs_census_sample_count(c) && !hs_census_tprof_count(c)) {
-            cli_errorf("%s: no heap samples and no time profile (run the "
-                       "program with +RTS -h -l or -p -l)", w->spec);
-            rc = EXIT_NO_DATA;
-        } else {
-            rc = watch_write_dir(w, true);
-        }
-    }
-    return rc;
+    return w->dir ? watch_write_dir(w, true) : EXIT_OK;
 }
 
 /* follow_run's answer for a reconnection that closed before sending a

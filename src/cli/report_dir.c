@@ -290,3 +290,16 @@ int report_dir_write(const hs_census *c, const report_set *set)
     free(made);
     return rc;
 }
+
+int report_dir_no_data(const hs_census *c, const char *input)
+{
+    if (hs_census_mlpd_stats(c))
+        cli_errorf("%s: no heap shots, allocations or GC events (run mono "
+                   "with --profile=log:heapshot, alloc or gc)",
+                   cli_input_name(input));
+    else
+        cli_errorf("%s: no heap samples, time profile or GC events (run "
+                   "the program with +RTS -h -l or -p -l)",
+                   cli_input_name(input));
+    return EXIT_NO_DATA;
+}

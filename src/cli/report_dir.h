@@ -40,4 +40,10 @@ typedef struct report_set {
  */
 int report_dir_write(const hs_census *c, const report_set *set);
 
+/*
+ * Says, as `heapscope report` does, that census c of `input` (which has
+ * no GC figures either) has nothing to report. Returns EXIT_NO_DATA.
+ */
+int report_dir_no_data(const hs_census *c, const char *input);
+
 #endif
