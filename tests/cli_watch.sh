@@ -504,10 +504,77 @@ head -c "$(grep -o '"stream_bytes":[0-9]*' "$TMP/term.json" | tail -1 |
 same_as_report "SIGTERM: the files of the bytes read" "$TMP/term.d" fifo \
   "$TMP/term.eventlog"
 
+# ---- -d is replaced as a whole: readers only ever see a complete set --------
+
+# A reader lists DIR and reads its .hp and .csv over and over while watch
+# rewrites the set every 0.05 s: every listing is a whole set (what report
+# writes: the heap files, or the page alone), the two files are of the
+# same census, and no work directory is ever an entry of DIR. A reading
+# during which DIR's link changed is read again (a reader who opens DIR
+# holds one set; one who reads DIR/x then DIR/y across an update reads two).
+"${GEN_LIVE:?}" 400 20 >"$TMP/sets.eventlog"
+cat >"$TMP/reader.py" <<'EOF'
+import os, sys
+d, base, stop = sys.argv[1], sys.argv[2], sys.argv[3]
+heap = {base + e for e in ('.svg', '.pdf', '.hp', '.csv', '.folded', '.html')}
+seen, bad = 0, []
+def link():
+    try:
+        return os.readlink(d)
+    except OSError:
+        return None
+while not os.path.exists(stop) and len(bad) < 5:
+    before = link()
+    try:
+        names = set(os.listdir(d))
+        hp = open(os.path.join(d, base + '.hp')).read() if base + '.hp' in names else ''
+        csv = open(os.path.join(d, base + '.csv')).read() if base + '.csv' in names else ''
+    except FileNotFoundError:
+        continue  # no DIR yet (or a file replaced between list and open)
+    if link() != before:
+        continue
+    seen += 1
+    work = sorted(n for n in names if n.startswith('.'))
+    if work:
+        bad.append('work entries in DIR: %s' % work)
+    elif names != heap and names != {base + '.html'}:
+        bad.append('not a whole set: %s' % sorted(names))
+    elif hp:
+        # the census times holding bands, in each file
+        hp_times, t = set(), None
+        for l in hp.splitlines():
+            if l.startswith('BEGIN_SAMPLE'):
+                t = float(l.split()[1])
+            elif l.startswith('END_SAMPLE'):
+                t = None
+            elif t is not None:
+                hp_times.add(t)
+        csv_times = {float(l.split(',')[0]) for l in csv.splitlines()[1:]}
+        if hp_times != csv_times:
+            bad.append('.hp of %d censuses beside .csv of %d'
+                       % (len(hp_times), len(csv_times)))
+print('\n'.join(bad) if bad else 'ok %d readings' % seen)
+EOF
+"$FEEDER" fifo "$TMP/fifo" "$TMP/sets.eventlog" --chunk 2048 --delay-ms 5 &
+python3 "$TMP/reader.py" "$TMP/sets.d" fifo "$TMP/sets.stop" >"$TMP/reader.out" 2>&1 &
+timeout 60 "$BIN" watch "$TMP/fifo" -d "$TMP/sets.d" --every 0.05 \
+  --interval 10 >/dev/null 2>"$TMP/err"
+rc=$?
+touch "$TMP/sets.stop"
+wait
+expect_rc "watch -d, read all along" 0
+check "readers of DIR see whole sets only: $(head -3 "$TMP/reader.out" | tr "\n" " ")" \
+  grep -q '^ok [1-9][0-9]* readings' "$TMP/reader.out"
+"$BIN" hp "$TMP/sets.eventlog" -o "$TMP/sets.hp" 2>/dev/null
+check "DIR holds the final set" same_file "$TMP/sets.d/fifo.hp" "$TMP/sets.hp"
+check "DIR is a link to the set" [ -L "$TMP/sets.d" ]
+check "beside DIR only its hidden store, holding one set" \
+  same "$(cd "$TMP" && ls -d sets.d* .sets.d* .sets.d.heapscope/* | wc -l)" 3
+
 # ---- -d that cannot be written: the previous complete files stay -----------
 
 "$BIN" watch "$LOG" -d "$TMP/full.d" >/dev/null 2>&1
-cp -r "$TMP/full.d" "$TMP/full.before"
+cp -rL "$TMP/full.d" "$TMP/full.before"
 (
   trap '' XFSZ
   ulimit -f 8
@@ -518,6 +585,32 @@ expect_rc "watch -d on a full disk" 3
 expect_err_grep "full disk" "cannot write"
 check "full disk: the previous files stay" \
   diff -r "$TMP/full.before" "$TMP/full.d"
+check "full disk: no unfinished set is left" \
+  same "$(ls -A "$TMP/.full.d.heapscope" | wc -l)" 1
+
+# A directory that holds other files is not watch's to replace as a whole:
+# refused before the stream is read, nothing touched; an empty one is
+# taken over; a second watch into the same DIR replaces the first's set.
+mkdir -p "$TMP/mine.d"
+echo keep >"$TMP/mine.d/notes.txt"
+run watch "$LOG" -d "$TMP/mine.d"
+expect_rc "watch -d into a directory with other files" 3
+expect_err_grep "directory with other files" "watch: -d .*mine.d: a directory with other files; .*give a new name, an empty directory"
+check "directory with other files: untouched" \
+  same "$(ls -A "$TMP/mine.d")" notes.txt
+run watch "$LOG" -d .
+expect_rc "watch -d ." 2
+mkdir -p "$TMP/empty.d"
+run watch "$LOG" -d "$TMP/empty.d/"
+expect_rc "watch -d into an empty directory" 0
+check "empty directory: now a link to the set" [ -L "$TMP/empty.d" ]
+expect_out_line "empty directory: the wrote lines name DIR" \
+  "wrote $TMP/empty.d/leak-hc.hp (8.79 KiB)"
+run watch "$SAMPLES/markers-hc.eventlog" -d "$TMP/empty.d"
+expect_rc "watch -d again, another input" 0
+check "again: both inputs' files, one set" \
+  same "$(ls "$TMP/empty.d" | grep -c '\.hp$') $(ls -A "$TMP/.empty.d.heapscope" | wc -l)" "2 1"
+
 
 # ---- a real profiled program writing into a FIFO ------------------------------
 

@@ -513,6 +513,11 @@ int cmd_watch(int argc, char **argv)
     if (!(w.base = base_of(w.spec)))
         return EXIT_INTERNAL;
     catch_signals();
+    if (w.dir && (st = set_dir_open(&w.sets, w.dir)) != EXIT_OK) {
+        set_dir_close(&w.sets);
+        free(w.base);
+        return st;
+    }
     if (!w.http || (st = start_http(&w)) == EXIT_OK)
         st = run(&w);
     check_stdout(&w);
@@ -523,6 +528,7 @@ int cmd_watch(int argc, char **argv)
             st = EXIT_IO;
     }
     hs_live_server_stop(w.srv);
+    set_dir_close(&w.sets);
     hs_live_free(w.live);
     hs_live_source_close(w.src);
     free(w.base);

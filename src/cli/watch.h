@@ -7,6 +7,7 @@
 #define HEAPSCOPE_CLI_WATCH_H
 
 #include "cli.h"
+#include "set_dir.h"
 
 typedef struct watch {
     /* options */
@@ -17,6 +18,7 @@ typedef struct watch {
     double linger;            /* keep serving HTTP after the end, s */
     bool json;
     const char *dir;          /* -d, or NULL */
+    set_dir sets;             /* -d: DIR, a link to the newest set */
     const char *http;         /* --http [ADDR:]PORT, or NULL */
     bool reconnect;
     unsigned name_limit;
@@ -38,7 +40,8 @@ typedef struct watch {
                                  then ends as on SIGTERM, and exits 3 */
 } watch;
 
-/* Rewrites every report file in w->dir atomically. final: the census is
+/* Writes the report set into a new set that w->dir then points at, so
+ * readers see the old set or the new one, whole (set_dir.h). final: the census is
  * finished (then the files equal `heapscope report`'s) and a failure is
  * an error, not a warning. Returns an exit code. */
 int watch_write_dir(watch *w, bool final);

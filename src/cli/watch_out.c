@@ -1,7 +1,7 @@
 /*
  * heapscope watch: what it writes besides status lines. The -d report set
- * (the files `heapscope report` writes, each replaced atomically, so a
- * reader always finds complete files) and the snapshots the HTTP server
+ * (the files `heapscope report` writes, swapped in as a whole: set_dir.h,
+ * so a reader always finds one complete set) and the snapshots the HTTP server
  * hands out. Both are rendered on the reader's thread, which owns the
  * census.
  */
@@ -49,13 +49,17 @@ int watch_write_dir(watch *w, bool final)
     summary_json(w, &gc);
     if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) && !gc.data)
         return final ? report_dir_no_data(c, w->spec) : EXIT_OK;
-    char *name = watch_run_name(w);
-    int rc = EXIT_INTERNAL;
-    if (name) {
-        report_set set = {.dir = w->dir, .base = name, .input = w->spec,
-                          .bands = 15, .gc_json = gc.data,
+    char *name = watch_run_name(w), *path = NULL;
+    int rc = name ? set_dir_begin(&w->sets, &path) : EXIT_INTERNAL;
+    if (rc == EXIT_OK) {
+        report_set set = {.dir = path, .shown_dir = w->sets.dir, .base = name,
+                          .input = w->spec, .bands = 15, .gc_json = gc.data,
                           .quiet = !final || w->json};
         rc = report_dir_write(c, &set);
+        if (rc == EXIT_OK)
+            rc = set_dir_commit(&w->sets, path);
+        else
+            set_dir_abort(&w->sets, path);
     }
     hs_membuf_free(&gc);
     free(name);
