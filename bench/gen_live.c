@@ -8,6 +8,10 @@
  *
  *   gen_live SAMPLES BANDS [PERIOD_MS] > out.eventlog   (or into a FIFO)
  *
+ * With BANDS 0 the run has its collections and no heap profile at all, as
+ * a plain +RTS -l run, or a GHC 9.0 stream before its censuses (that
+ * runtime sends them only at exit).
+ *
  * Band b of sample i holds (b + 1) * 1000 + (i * 7919 + b * 104729) % 4096
  * bytes: every band varies from sample to sample, so merged buckets keep
  * a visible maximum.
@@ -67,22 +71,25 @@ int main(int argc, char **argv)
     evw_start_ghc92(&w);
     size_t at = evw_event(&w, 30, 0, 1); /* PROGRAM_ARGS */
     evw_u32(&w, 0);
-    evw_bytes(&w, "gen_live\0-hT", 12);
+    evw_bytes(&w, bands ? "gen_live\0-hT" : "gen_live\0-l\0", 12);
     evw_event_end(&w, at);
-    evw_heap_prof_begin(&w, 0, period, 7 /* -hT */);
+    if (bands)
+        evw_heap_prof_begin(&w, 0, period, 7 /* -hT */);
     char label[32];
     for (uint64_t i = 0; i < n; i++) {
         uint64_t t = (i + 1) * period, total = 0;
         for (unsigned b = 0; b < bands; b++)
             total += (b + 1) * 1000u + (i * 7919 + b * 104729) % 4096;
-        collection(&w, t - 1000000, i, total);
-        evw_sample_begin(&w, t, i);
+        collection(&w, t - 1000000, i, bands ? total : (i % 50 + 1) * 65536);
+        if (bands)
+            evw_sample_begin(&w, t, i);
         for (unsigned b = 0; b < bands; b++) {
             snprintf(label, sizeof label, "band-%03u", b);
             evw_sample_string(&w, t, (b + 1) * 1000u +
                               (i * 7919 + b * 104729) % 4096, label);
         }
-        evw_sample_end(&w, t, i);
+        if (bands)
+            evw_sample_end(&w, t, i);
         if (w.len >= 65536)
             flush(&w);
     }

@@ -4,8 +4,9 @@
 # TCP socket (as eventlog-socket serves it): status lines before the end,
 # /metrics against the batch figures of the bytes sent so far, final
 # outputs byte for byte equal to `heapscope report`'s, reconnection, cut
-# and malformed streams, signals, an unwritable -d, a taken port, and a
-# real profiled program writing into a FIFO.
+# and malformed streams, signals, standard output that cannot be written,
+# a taken port, and a real profiled program writing into a FIFO (what -d
+# leaves in DIR: cli_watch_dir.sh).
 #
 # Every wait is bounded (timeout, counted loops); all traffic stays on
 # 127.0.0.1. Environment (set by meson test): HEAPSCOPE_BIN, LIVE_FEEDER,
@@ -13,51 +14,7 @@
 set -u
 
 . "$(dirname "$0")/cli_common.sh"
-
-FEEDER=${LIVE_FEEDER:?LIVE_FEEDER must name tests/live_feeder}
-LOG=$SAMPLES/leak-hc.eventlog
-SIZE=$(stat -c %s "$LOG")
-REPORT_EXT="svg pdf hp csv folded"
-
-# wait_for FILE: up to 10 s for FILE to exist and be non-empty.
-wait_for() {
-  local i
-  for i in $(seq 100); do
-    [ -s "$1" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-
-# same_file A B: equal bytes; a PDF's CreationDate (the clock) aside, and
-# the number cairo gives an SVG's surface, which counts the surfaces the
-# process made before (watch rewrites its chart, report draws it once).
-same_file() {
-  if [[ "$1" == *.pdf ]]; then
-    cmp -s <(grep -av CreationDate "$1") <(grep -av CreationDate "$2")
-  elif [[ "$1" == *.svg ]]; then
-    cmp -s <(sed 's/surface[0-9]*/surface/g' "$1") \
-      <(sed 's/surface[0-9]*/surface/g' "$2")
-  else
-    cmp -s "$1" "$2"
-  fi
-}
-
-# same_as_report WHAT DIR NAME INPUT: DIR/NAME.* equal `report INPUT`'s.
-same_as_report() {
-  local d=$TMP/batch.$RANDOM ext
-  "$BIN" report "$4" -d "$d" >/dev/null 2>&1
-  for ext in $REPORT_EXT; do
-    checks=$((checks + 1))
-    same_file "$2/$3.$ext" "$d/$(basename "${4%.*}").$ext" ||
-      fail "$1: $3.$ext differs from heapscope report's"
-  done
-}
-
-# json_field FILE N KEY: KEY of the N-th JSON line (python3 parses it).
-json_field() {
-  python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[int(sys.argv[2])])[sys.argv[3]])' "$@"
-}
+. "$(dirname "$0")/watch_common.sh"
 
 # ---- usage ---------------------------------------------------------------
 
@@ -73,6 +30,31 @@ expect_rc "watch tcp: without a port" 2
 run watch /nonexistent/prog.eventlog
 expect_rc "watch on a missing file" 3
 expect_err_grep "missing file" "/nonexistent/prog.eventlog: cannot open"
+
+# Standard output that cannot be written: exit 3 and the reason, as every
+# command; -d still gets its files (the watch ends as on SIGTERM).
+"$BIN" watch "$LOG" -d "$TMP/full-out.d" >/dev/full 2>"$TMP/err"
+rc=$?
+expect_rc "watch > /dev/full" 3
+expect_err_grep "watch > /dev/full" "^heapscope: watch: cannot write standard output: No space left on device$"
+check "watch > /dev/full: -d is written" [ -s "$TMP/full-out.d/leak-hc.html" ]
+"$BIN" watch "$LOG" --json-lines >/dev/full 2>"$TMP/err"
+rc=$?
+expect_rc "watch --json-lines > /dev/full" 3
+
+# A reader that goes away (| head -1) ends a long watch: exit 3, no hang.
+mkfifo "$TMP/gone.fifo"
+"${GEN_LIVE:?}" 2000 10 >"$TMP/gone.eventlog"
+"$FEEDER" fifo "$TMP/gone.fifo" "$TMP/gone.eventlog" --chunk 4096 \
+  --delay-ms 100 >/dev/null 2>&1 &
+fpid=$!
+timeout 30 "$BIN" watch "$TMP/gone.fifo" --interval 0.1 2>"$TMP/err" |
+  head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+kill $fpid 2>/dev/null
+wait
+expect_rc "watch | head -1" 3
+expect_err_grep "watch | head -1" "cannot write standard output: Broken pipe"
 
 # ---- a FIFO, paced: status lines before the end, outputs as report -------
 
@@ -144,6 +126,26 @@ same_as_report "watch growing file" "$TMP/grow.d" grow "$LOG"
 "$BIN" report "$TMP/grow.eventlog" -d "$TMP/grow.batch" >/dev/null 2>&1
 check "watch growing file: the page as report writes it" \
   cmp -s "$TMP/grow.d/grow.html" "$TMP/grow.batch/grow.html"
+
+# A status tick before the first GC event (eventlog-socket sends the
+# header, the GC events come later): the GC figures are not lost to the
+# early snapshot; the page and the final status equal report's.
+rm -f "$TMP/tick.eventlog"
+"$FEEDER" file "$TMP/tick.eventlog" "$LOG" --chunk 65536 --delay-ms 20 \
+  --pause-before-gc --pause-ms 800 >/dev/null &
+wait_for "$TMP/tick.eventlog"
+timeout 60 "$BIN" watch "$TMP/tick.eventlog" --json-lines --interval 0.1 \
+  --every 0.1 -d "$TMP/tick.d" >"$TMP/tick.out" 2>"$TMP/tick.err"
+rc=$?
+wait
+expect_rc "watch, a tick before the first GC" 0
+check "tick before the first GC: a status line without GCs" \
+  grep -q '"collections":\[\]' "$TMP/tick.out"
+"$BIN" report "$TMP/tick.eventlog" -d "$TMP/tick.batch" >/dev/null 2>&1
+check "tick before the first GC: the page as report writes it (GC tab)" \
+  same_file "$TMP/tick.d/tick.html" "$TMP/tick.batch/tick.html"
+check "tick before the first GC: the page has the GC figures" \
+  bash -c "! grep -q '\"gc\":null' '$TMP/tick.d/tick.html'"
 
 # Cut short, with --pid: ends when the writer is gone, with the warning.
 head -c $((SIZE - 3000)) "$LOG" >"$TMP/cut.eventlog"
@@ -385,15 +387,8 @@ GEN=${GEN_LIVE:?GEN_LIVE must name bench/gen_live}
 "$GEN" 2000 10 >"$TMP/long.eventlog"
 "$FEEDER" fifo "$TMP/fifo" "$TMP/long.eventlog" --chunk 4096 --delay-ms 100 &
 fpid=$!
-timeout 60 "$BIN" watch "$TMP/fifo" -d "$TMP/term.d" --every 0.2 \
-  --json-lines >"$TMP/term.json" 2>"$TMP/err" &
-wpid=$!
-sleep 2
-kill -TERM $wpid
-wait $wpid
-rc=$?
-kill $fpid 2>/dev/null
-wait
+term_watch 2 $fpid "$TMP/term.json" "$TMP/fifo" -d "$TMP/term.d" --every 0.2 \
+  --json-lines
 expect_rc "watch, SIGTERM" 0
 check "SIGTERM: the final line says stopped" \
   grep -q '"state":"stopped"' "$TMP/term.json"
@@ -403,21 +398,6 @@ head -c "$(grep -o '"stream_bytes":[0-9]*' "$TMP/term.json" | tail -1 |
   cut -d: -f2)" "$TMP/long.eventlog" >"$TMP/term.eventlog"
 same_as_report "SIGTERM: the files of the bytes read" "$TMP/term.d" fifo \
   "$TMP/term.eventlog"
-
-# ---- -d that cannot be written: the previous complete files stay -----------
-
-"$BIN" watch "$LOG" -d "$TMP/full.d" >/dev/null 2>&1
-cp -r "$TMP/full.d" "$TMP/full.before"
-(
-  trap '' XFSZ
-  ulimit -f 8
-  exec "$BIN" watch "$LOG" -d "$TMP/full.d" >"$TMP/out" 2>"$TMP/err"
-)
-rc=$?
-expect_rc "watch -d on a full disk" 3
-expect_err_grep "full disk" "cannot write"
-check "full disk: the previous files stay" \
-  diff -r "$TMP/full.before" "$TMP/full.d"
 
 # ---- a real profiled program writing into a FIFO ------------------------------
 

@@ -122,6 +122,36 @@ static void test_snapshot_equals_finish(void)
     free(data);
 }
 
+/* A status tick before the first GC event (eventlog-socket's stream: the
+ * header first, GC events seconds later) is no error: the summary's first
+ * error stays clear, and the finished figures are those of the batch
+ * summary of the same bytes. */
+static void test_snapshot_before_first_gc(void)
+{
+    size_t len;
+    uint8_t *data = sample_log("leak-hc.eventlog", &len);
+    if (!data)
+        return;
+    hs_live *quiet = hs_live_new(), *early = hs_live_new();
+    CU_ASSERT_EQUAL(feed_all(quiet, data, len, 1 << 20), HS_DONE);
+    hs_live_metrics m;
+    CU_ASSERT_EQUAL(hs_live_feed(early, data, 200), HS_OK); /* the header */
+    CU_ASSERT_EQUAL(hs_live_metrics_get(early, &m), HS_OK);
+    CU_ASSERT_EQUAL(m.n_gens, 0);
+    CU_ASSERT_EQUAL(hs_summary_error(hs_live_summary(early))->code, HS_OK);
+    CU_ASSERT_EQUAL(feed_all(early, data + 200, len - 200, 1 << 20), HS_DONE);
+    CU_ASSERT_EQUAL(hs_summary_error(hs_live_summary(early))->code, HS_OK);
+    CU_ASSERT(hs_summary_get_stats(hs_live_summary(early))->has_gc);
+    char *a = render_summary(hs_live_summary(quiet));
+    char *b = render_summary(hs_live_summary(early));
+    CU_ASSERT_STRING_EQUAL(a, b);
+    free(a);
+    free(b);
+    hs_live_free(quiet);
+    hs_live_free(early);
+    free(data);
+}
+
 static void test_truncated_and_malformed(void)
 {
     size_t len;
@@ -401,6 +431,8 @@ int main(void)
         {"chunks of any size give the batch census", test_chunks_equal_batch},
         {"snapshots agree with the finished summary",
          test_snapshot_equals_finish},
+        {"a snapshot before the first GC event is no error",
+         test_snapshot_before_first_gc},
         {"truncated and malformed streams", test_truncated_and_malformed},
         {"compaction keeps each band's maximum", test_compaction_keeps_maxima},
         {"no compaction unless asked", test_no_compaction_by_default},

@@ -370,16 +370,9 @@ int cmd_report(int argc, char **argv)
              hs_census_get_info(c)->source == HS_SOURCE_EVENTLOG)
         gc = eventlog_gc_json(set.input, &gs);
     if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) && !gc) {
-        char why[320];
-        cli_errorf("%s: %s", cli_input_name(set.input),
-                   cli_no_data_reason(c, "no heap samples, time profile or GC "
-                                      "events (run the program with +RTS -h "
-                                      "-l or -p -l)", "no heap shots, "
-                                      "allocations or GC events (run mono "
-                                      "with --profile=log:heapshot, alloc or "
-                                      "gc)", why, sizeof why));
+        st = report_dir_no_data(c, set.input);
         hs_census_free(c);
-        return EXIT_NO_DATA;
+        return st;
     }
     char *base = base_name(set.input);
     set.base = base;

@@ -32,8 +32,10 @@ static const char help[] =
     "  --interval S        status line period (default 1)\n"
     "  --json-lines        one JSON object per interval instead of text\n"
     "  -d, --dir DIR       keep the report (as 'heapscope report') in DIR,\n"
-    "                      rewritten atomically every --every S (default 5)\n"
-    "                      and once more at the end\n"
+    "                      rewritten every --every S (default 5) and once\n"
+    "                      more at the end, as a whole: DIR is a link to\n"
+    "                      the newest complete set (new, empty, or made by\n"
+    "                      an earlier watch)\n"
     "  --every S           -d period\n"
     "  --http [ADDR:]PORT  serve / (live page), /metrics (Prometheus),\n"
     "                      /census.csv, /summary.json, /chart.svg and\n"
@@ -57,7 +59,8 @@ static const char help[] =
     "Ctrl-C or SIGTERM ends the watch like the end of the stream: final\n"
     "outputs, exit 0. A stream cut mid-event ends with a warning, exit 0.\n"
     "Exit codes: see 'heapscope --help'; 1 malformed stream, 3 source or\n"
-    "HTTP port unavailable or -d not writable at the end.\n";
+    "HTTP port unavailable, -d not writable at the end, or standard output\n"
+    "not writable (the watch then ends as on SIGTERM).\n";
 
 enum {
     OPT_INTERVAL = 1, OPT_JSON, OPT_DIR, OPT_EVERY, OPT_HTTP, OPT_TOP,
@@ -203,6 +206,15 @@ static void text_status(watch *w, const hs_live_metrics *m, FILE *o)
     }
 }
 
+/* Notes the first failure of standard output (a full disk, a closed
+ * pipe): the watch then ends, and exits 3 as every command does. */
+static void check_stdout(watch *w)
+{
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !w->out_errno)
+        w->out_errno = errno ? errno : EIO;
+}
+
 /* One status line; final: the closing one, always on a line of its own. */
 static void print_status(watch *w, bool final)
 {
@@ -228,7 +240,7 @@ static void print_status(watch *w, bool final)
         fputs(w->tty && !final ? "" : "\n", stdout);
         w->line_open = w->tty && !final;
     }
-    fflush(stdout);
+    check_stdout(w);
 }
 
 /* Clears a status line drawn in place before anything else is printed
@@ -237,7 +249,7 @@ static void close_line(watch *w)
 {
     if (w->line_open) {
         fputs("\r\033[K", stdout);
-        fflush(stdout);
+        check_stdout(w);
         w->line_open = false;
     }
 }
@@ -325,17 +337,7 @@ static int end_run(watch *w, bool interrupted)
     if (st == HS_TRUNCATED && !interrupted)
         cli_report(w->spec, hs_live_error(w->live));
     print_status(w, true);
-    int rc = EXIT_OK;
-    if (w->dir) {
-        if (!hs_census_sample_count(c) && !hs_census_tprof_count(c)) {
-            cli_errorf("%s: no heap samples and no time profile (run the "
-                       "program with +RTS -h -l or -p -l)", w->spec);
-            rc = EXIT_NO_DATA;
-        } else {
-            rc = watch_write_dir(w, true);
-        }
-    }
-    return rc;
+    return w->dir ? watch_write_dir(w, true) : EXIT_OK;
 }
 
 /* follow_run's answer for a reconnection that closed before sending a
@@ -363,7 +365,7 @@ static int follow_run(watch *w)
                 now, false};
     int rc = -1;
     uint64_t total = 0;
-    while (rc < 0 && !stop_requested) {
+    while (rc < 0 && !stop_requested && !w->out_errno) {
         size_t got;
         hs_error err;
         int st = hs_live_source_read(w->src, buf, sizeof buf, 100, &got, &err);
@@ -476,14 +478,15 @@ static int run(watch *w)
         if (rc == EMPTY_RECONNECT) {
             rc = EXIT_OK;
             w->run--; /* the same run number goes to the next connection */
-        } else if (rc || !sock || !w->reconnect || stop_requested) {
+        } else if (rc || !sock || !w->reconnect || stop_requested ||
+                   w->out_errno) {
             break;
         } else if (!w->json) {
             fprintf(stdout, "run %u ended; waiting for the program to "
                     "reconnect\n", w->run);
         }
-        fflush(stdout);
-        if (!await_reconnect(w))
+        check_stdout(w);
+        if (w->out_errno || !await_reconnect(w))
             break;
     }
     return rc;
@@ -512,9 +515,22 @@ int cmd_watch(int argc, char **argv)
     if (!(w.base = base_of(w.spec)))
         return EXIT_INTERNAL;
     catch_signals();
+    if (w.dir && (st = set_dir_open(&w.sets, w.dir)) != EXIT_OK) {
+        set_dir_close(&w.sets);
+        free(w.base);
+        return st;
+    }
     if (!w.http || (st = start_http(&w)) == EXIT_OK)
         st = run(&w);
+    check_stdout(&w);
+    if (w.out_errno) {
+        cli_errorf("watch: cannot write standard output: %s",
+                   strerror(w.out_errno));
+        if (st == EXIT_OK)
+            st = EXIT_IO;
+    }
     hs_live_server_stop(w.srv);
+    set_dir_close(&w.sets);
     hs_live_free(w.live);
     hs_live_source_close(w.src);
     free(w.base);

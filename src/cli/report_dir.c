@@ -235,25 +235,28 @@ static int swap_in(const hs_census *c, const report_set *s, const char *tmp,
             continue;
         char *from = join(tmp, s->base, outputs[i].ext);
         char *to = join(s->dir, s->base, outputs[i].ext);
-        if (!from || !to) {
+        char *shown = join(s->shown_dir ? s->shown_dir : s->dir, s->base,
+                           outputs[i].ext);
+        if (!from || !to || !shown) {
             rc = EXIT_INTERNAL;
         } else if (wanted(c, s, outputs[i].w)) {
             if (rename(from, to) != 0) {
-                cli_errorf("%s: cannot rename into place: %s", to,
+                cli_errorf("%s: cannot rename into place: %s", shown,
                            strerror(errno));
                 rc = EXIT_IO;
             } else if (!s->quiet) {
                 char size[32];
                 human_size(size, sizeof size, to);
-                printf("wrote %s (%s)\n", to, size);
+                printf("wrote %s (%s)\n", shown, size);
             }
         } else if (unlink(to) != 0 && errno != ENOENT) {
-            cli_errorf("%s: cannot remove the previous run's file: %s", to,
+            cli_errorf("%s: cannot remove the previous run's file: %s", shown,
                        strerror(errno));
             rc = EXIT_IO;
         }
         free(from);
         free(to);
+        free(shown);
     }
     return rc;
 }
@@ -289,4 +292,32 @@ int report_dir_write(const hs_census *c, const report_set *set)
         unmake_dir(set->dir, made);
     free(made);
     return rc;
+}
+
+int report_dir_no_data(const hs_census *c, const char *input)
+{
+    char why[320];
+    cli_errorf("%s: %s", cli_input_name(input),
+               cli_no_data_reason(c, "no heap samples, time profile or GC "
+                                  "events (run the program with +RTS -h -l "
+                                  "or -p -l)", "no heap shots, allocations "
+                                  "or GC events (run mono with "
+                                  "--profile=log:heapshot, alloc or gc)",
+                                  why, sizeof why));
+    return EXIT_NO_DATA;
+}
+
+int report_dir_make(const char *dir, char **made)
+{
+    return make_dir(dir, made);
+}
+
+void report_dir_unmake(const char *dir, const char *made)
+{
+    unmake_dir(dir, made);
+}
+
+void report_dir_remove(const char *dir)
+{
+    remove_tmp(dir);
 }

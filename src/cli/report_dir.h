@@ -24,6 +24,9 @@ typedef struct report_set {
     bool alloc_samples;   /* the samples are an .mlpd's bytes allocated per
                              interval: no .hp or heap .folded of them */
     bool quiet;           /* do not print a "wrote" line per file */
+    const char *shown_dir; /* the directory the "wrote" lines and rename
+                              errors name, when not dir (watch writes into
+                              a set that DIR will point at) */
 } report_set;
 
 /*
@@ -39,5 +42,22 @@ typedef struct report_set {
  * error.
  */
 int report_dir_write(const hs_census *c, const report_set *set);
+
+/*
+ * Says, as `heapscope report` does, that census c of `input` (which has
+ * no GC figures either) has nothing to report. Returns EXIT_NO_DATA.
+ */
+int report_dir_no_data(const hs_census *c, const char *input);
+
+/* mkdir -p `dir`; *made is the shallowest directory it made (NULL when
+ * none; the caller frees it). Returns 0 or an errno value. */
+int report_dir_make(const char *dir, char **made);
+
+/* Removes `dir` and its parents up to `made` (empty directories this
+ * process made). */
+void report_dir_unmake(const char *dir, const char *made);
+
+/* Removes a directory of files (a set or a temporary directory). */
+void report_dir_remove(const char *dir);
 
 #endif

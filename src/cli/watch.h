@@ -7,6 +7,7 @@
 #define HEAPSCOPE_CLI_WATCH_H
 
 #include "cli.h"
+#include "set_dir.h"
 
 typedef struct watch {
     /* options */
@@ -17,6 +18,7 @@ typedef struct watch {
     double linger;            /* keep serving HTTP after the end, s */
     bool json;
     const char *dir;          /* -d, or NULL */
+    set_dir sets;             /* -d: DIR, a link to the newest set */
     const char *http;         /* --http [ADDR:]PORT, or NULL */
     bool reconnect;
     unsigned name_limit;
@@ -34,9 +36,12 @@ typedef struct watch {
     bool line_open;           /* a status line is drawn without newline */
     const char *state;        /* "running", "done", "truncated", "error" */
     char error[400];          /* the stream's error, for the page */
+    int out_errno;            /* standard output failed: why; the watch
+                                 then ends as on SIGTERM, and exits 3 */
 } watch;
 
-/* Rewrites every report file in w->dir atomically. final: the census is
+/* Writes the report set into a new set that w->dir then points at, so
+ * readers see the old set or the new one, whole (set_dir.h). final: the census is
  * finished (then the files equal `heapscope report`'s) and a failure is
  * an error, not a warning. Returns an exit code. */
 int watch_write_dir(watch *w, bool final);

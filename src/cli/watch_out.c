@@ -1,7 +1,7 @@
 /*
  * heapscope watch: what it writes besides status lines. The -d report set
- * (the files `heapscope report` writes, each replaced atomically, so a
- * reader always finds complete files) and the snapshots the HTTP server
+ * (the files `heapscope report` writes, swapped in as a whole: set_dir.h,
+ * so a reader always finds one complete set) and the snapshots the HTTP server
  * hands out. Both are rendered on the reader's thread, which owns the
  * census.
  */
@@ -25,39 +25,42 @@ char *watch_run_name(const watch *w)
 }
 
 /* The stream's GC summary so far as JSON, for the page's GC tab (the
- * page takes it as text: renderers do not depend on the summary). A
- * summary without GC events gives none, as report's does. */
+ * page takes it as text: renderers do not depend on the summary). Given
+ * when report gives one for the same bytes: the log has GC statistics. */
 static void summary_json(watch *w, hs_membuf *m)
 {
     hs_summary *sum = hs_live_summary(w->live);
     if (strcmp(w->state, "running") == 0)
         hs_summary_snapshot(sum);
     hs_sink s = hs_membuf_sink(m);
-    const hs_summary_stats *st = hs_summary_get_stats(sum);
-    bool none = strcmp(w->state, "running") == 0
-        ? !(st->has_gc || st->has_allocated || st->has_heap_size ||
-            st->has_live || st->has_pauses)
-        : hs_summary_error(sum)->code == HS_ERR_NO_DATA;
-    if (none || hs_summary_render_json(sum, &s) != HS_OK)
+    if (hs_summary_error(sum)->code != HS_OK ||
+        !hs_summary_get_stats(sum)->has_gc ||
+        hs_summary_render_json(sum, &s) != HS_OK)
         hs_membuf_free(m);
 }
 
 /* `heapscope report`'s set, as it writes it (report_dir.c), with the
- * stream's own GC summary for the page. */
+ * stream's own GC summary for the page: heap samples, a time profile or
+ * GC figures are enough for a set, as they are for report. */
 int watch_write_dir(watch *w, bool final)
 {
     const hs_census *c = hs_live_census(w->live);
-    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c))
-        return EXIT_OK; /* nothing yet; the caller says so at the end */
-    char *name = watch_run_name(w);
-    if (!name)
-        return EXIT_INTERNAL;
     hs_membuf gc = {0};
     summary_json(w, &gc);
-    report_set set = {.dir = w->dir, .base = name, .input = w->spec,
-                      .bands = 15, .gc_json = gc.data,
-                      .quiet = !final || w->json};
-    int rc = report_dir_write(c, &set);
+    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) && !gc.data)
+        return final ? report_dir_no_data(c, w->spec) : EXIT_OK;
+    char *name = watch_run_name(w), *path = NULL;
+    int rc = name ? set_dir_begin(&w->sets, &path) : EXIT_INTERNAL;
+    if (rc == EXIT_OK) {
+        report_set set = {.dir = path, .shown_dir = w->sets.dir, .base = name,
+                          .input = w->spec, .bands = 15, .gc_json = gc.data,
+                          .quiet = !final || w->json};
+        rc = report_dir_write(c, &set);
+        if (rc == EXIT_OK)
+            rc = set_dir_commit(&w->sets, path);
+        else
+            set_dir_abort(&w->sets, path);
+    }
     hs_membuf_free(&gc);
     free(name);
     if (rc && !final)

@@ -359,6 +359,7 @@ static void finish_alloc(hs_summary *s, hs_summary_stats *st)
 }
 
 static int compute_stats(hs_summary *s);
+static const char *no_data_reason(const hs_summary *s);
 
 int hs_summary_finish(hs_summary *s)
 {
@@ -367,7 +368,10 @@ int hs_summary_finish(hs_summary *s)
     if (s->finished)
         return s->finish_status;
     s->finished = true;
-    return compute_stats(s);
+    s->finish_status = compute_stats(s);
+    if (s->finish_status == HS_ERR_NO_DATA)
+        summary_fail(s, HS_ERR_NO_DATA, "%s", no_data_reason(s));
+    return s->finish_status;
 }
 
 int hs_summary_snapshot(hs_summary *s)
@@ -376,8 +380,10 @@ int hs_summary_snapshot(hs_summary *s)
         return s->err.code;
     if (s->finished)
         return s->finish_status;
+    /* Only finish() says a log has nothing: a snapshot before the first
+     * GC event is no error, and recorded as the first error it hid every
+     * later figure of a live run. */
     int st = compute_stats(s);
-    s->finish_status = HS_OK; /* only finish() says a log has nothing */
     return st == HS_ERR_NO_DATA ? HS_OK : st;
 }
 
@@ -428,15 +434,20 @@ static int compute_stats(hs_summary *s)
      * events) give none of the figures either. */
     if (!s->any_gc_stats && !s->any_alloc && !s->any_heap_size &&
         !s->any_live && !s->any_blocks_size)
-        s->finish_status = summary_fail(s, HS_ERR_NO_DATA, "%s",
-            s->any_gc_start
-                ? "the log has GC start and end events but no GC statistics "
-                  "(GC_STATS_GHC and the heap events, which older runtimes, "
-                  "GHC 6.12 and 7.0 among them, do not write)"
-                : "the log has no GC or heap events (it was recorded "
-                  "without the GC event class, e.g. +RTS -l with flags "
-                  "that leave out 'g')");
-    return s->finish_status;
+        return HS_ERR_NO_DATA;
+    return HS_OK;
+}
+
+/* Why a finished log has no figures (compute_stats said HS_ERR_NO_DATA). */
+static const char *no_data_reason(const hs_summary *s)
+{
+    return s->any_gc_start
+               ? "the log has GC start and end events but no GC statistics "
+                 "(GC_STATS_GHC and the heap events, which older runtimes, "
+                 "GHC 6.12 and 7.0 among them, do not write)"
+               : "the log has no GC or heap events (it was recorded "
+                 "without the GC event class, e.g. +RTS -l with flags "
+                 "that leave out 'g')";
 }
 
 const hs_summary_stats *hs_summary_get_stats(const hs_summary *s)
