@@ -217,6 +217,20 @@ expect_rc "diff --folded -o" 0
 expect_out_empty "diff --folded -o"
 check "folded -o written" test -s "$TMP/int.folded"
 
+# an eventlog against its own runtime .hp: every stack in both columns
+# (the .hp's -hc keys have no module names, so the frames of both runs
+# come from the band names), for every breakdown in samples/
+for log in "$SAMPLES"/*.eventlog; do
+    hp=${log%.eventlog}.hp
+    [[ -f $hp ]] || continue
+    for w in peak last; do
+        run diff --folded --weight "$w" "$log" "$hp"
+        expect_rc "folded $(basename "$log") against its .hp ($w)" 0
+        check "folded $(basename "$log") against its .hp ($w): no one-sided stack" \
+            bash -c "test -s '$TMP/out' && ! awk '\$(NF-1) == 0 || \$NF == 0' '$TMP/out' | grep -q ."
+    done
+done
+
 # --- refusals ---
 run diff "$SAMPLES/leak-hc.eventlog" "$SAMPLES/leak-hy.eventlog" -o "$TMP/x.txt"
 expect_rc "-hc against -hy" 2
