@@ -67,6 +67,11 @@ void cli_linef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *cli_input_name(const char *path);
 const char *cli_output_name(const char *path);
 
+/* Flushes standard output written through stdio; on a failure prints
+ * "cannot write standard output: CAUSE" (the system's cause, as "No space
+ * left on device") and returns EXIT_IO, else EXIT_OK. */
+int cli_flush_stdout(void);
+
 /*
  * Prints an error or warning record for input `file` with its location
  * (byte offset, event index or line) and returns the exit code that fits

@@ -353,38 +353,10 @@ static int marker_windows(diff_args *a, hs_census *c[2])
     return 0;
 }
 
-static int write_out(const diff_args *a, const hs_diff *d)
-{
-    hs_error err;
-    hs_output *o = hs_output_open(a->output, &err);
-    if (!o) {
-        cli_errorf("%s", err.message);
-        return EXIT_IO;
-    }
-    hs_sink *s = hs_output_sink(o);
-    int st = a->kind == OUT_JSON     ? hs_render_diff_json(d, s)
-             : a->kind == OUT_FOLDED ? hs_render_diff_folded(d, s, &a->folded)
-             : a->kind == OUT_CHART  ? hs_render_diff_chart(d, s, &a->chart)
-                                     : hs_render_diff_text(d, s);
-    if (st != HS_OK) {
-        hs_output_abort(o);
-        cli_errorf("diff: cannot write %s: %s",
-                   a->output && strcmp(a->output, "-") ? a->output
-                                                       : "standard output",
-                   hs_strerror(st));
-        return cli_exit_code(st);
-    }
-    if (hs_output_commit(o, &err) != HS_OK) {
-        cli_errorf("%s", err.message);
-        return EXIT_IO;
-    }
-    return EXIT_OK;
-}
-
-/* One file of the -d set: what to write into it. */
+/* One output (-o, or a file of the -d set): what to write into it. */
 typedef struct dir_file {
     const char *name;
-    out_kind kind;               /* OUT_TEXT, OUT_JSON, OUT_CHART, OUT_PAGE */
+    out_kind kind;
     const diff_args *a;
     const hs_diff *d;
     const hs_page_link *links;
@@ -398,6 +370,8 @@ static int write_dir_file(hs_sink *out, const void *arg)
         return hs_render_diff_text(f->d, out);
     if (f->kind == OUT_JSON)
         return hs_render_diff_json(f->d, out);
+    if (f->kind == OUT_FOLDED)
+        return hs_render_diff_folded(f->d, out, &f->a->folded);
     if (f->kind == OUT_CHART)
         return hs_render_diff_chart(f->d, out, &f->a->chart);
     hs_page_options po;
@@ -412,6 +386,13 @@ static int write_dir_file(hs_sink *out, const void *arg)
     return hs_render_page_compare(hs_diff_census(f->d, HS_DIFF_BEFORE),
                                   hs_diff_census(f->d, HS_DIFF_AFTER), &po,
                                   out);
+}
+
+static int write_out(const diff_args *a, const hs_diff *d)
+{
+    dir_file f = {NULL, a->kind, a, d, NULL, 0};
+    return cli_write("diff", a->output, write_dir_file, &f, a->path[0],
+                     "a run has no heap samples");
 }
 
 /* -d DIR: the page and, beside it, the text, the JSON and the chart; each

@@ -268,11 +268,7 @@ int cmd_events(int argc, char **argv)
     }
     if (fd > 0)
         close(fd);
-    rc = EXIT_OK;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_errorf("cannot write standard output");
-        rc = EXIT_IO;
-    }
+    rc = cli_flush_stdout();
     if (st != HS_DONE && st != HS_OK) {
         int rc2 = cli_report(path, hs_reader_error(r));
         if (rc2)
