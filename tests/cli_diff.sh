@@ -301,12 +301,36 @@ check "-d: the JSON" python3 -c 'import json, sys; d = json.load(open(sys.argv[1
 check "-d: the page names both runs" bash -c "grep -q 'phases-lazy-hc.eventlog' '$TMP/set/diff.html' && grep -q 'phases-strict-hc.eventlog' '$TMP/set/diff.html'"
 check "-d: the page links the text" grep -q 'diff.txt' "$TMP/set/diff.html"
 check "-d: no temporary file left" bash -c "! ls '$TMP/set' | grep -v -E '^diff\.(html|txt|json|svg)$'"
-expect_out_line "-d: says what it wrote" "wrote $TMP/set/diff.html"
+expect_out_grep "-d: says what it wrote" "^wrote $TMP/set/diff\.html \([0-9.]+ [KM]?i?B\)$"
+# a failure midway (a file size limit makes writes fail as a full disk
+# would, SIGXFSZ ignored) leaves the previous set whole: the text and
+# JSON are small enough to be written, the chart or page is not
+run diff "$LAZY" "$LAZY" -d "$TMP/set"
+expect_rc "diff -d, a second run" 0
+before=$(cd "$TMP/set" && md5sum diff.* | sort)
+( trap '' XFSZ; ulimit -f 40; exec "$BIN" diff "$LAZY" "$STRICT" -d "$TMP/set" ) \
+    >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc "diff -d on a full disk" 3
+expect_err_grep "diff -d on a full disk: names the cause" 'File too large'
+check "diff -d on a full disk: the previous set is whole" \
+    same "$before" "$(cd "$TMP/set" && md5sum diff.* | sort)"
+check "diff -d on a full disk: no work directory left" \
+    test -z "$(find "$TMP/set" -name '.heapscope-*')"
+( trap '' XFSZ; ulimit -f 40; exec "$BIN" diff "$LAZY" "$STRICT" -d "$TMP/new/dir" ) \
+    >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc "diff -d into a new directory on a full disk" 3
+check "diff -d on a full disk: the directories it made are removed" absent "$TMP/new"
 run diff "$LAZY" "$STRICT" -d "$TMP/set2" --json
 expect_rc "-d with --json" 2
 expect_no_file "-d with --json" "$TMP/set2"
 run diff "$LAZY" "$STRICT" -d "$TMP/nodir/deeper"
-expect_rc "-d in a missing directory" 3
+expect_rc "-d in a missing directory: made with its parents" 0
+check "-d in a missing directory: the set" test -s "$TMP/nodir/deeper/diff.html"
+printf 'x' >"$TMP/afile"
+run diff "$LAZY" "$STRICT" -d "$TMP/afile/deeper"
+expect_rc "-d under a file" 3
 
 # -o with another extension: the text
 run diff "$LAZY" "$STRICT" -o "$TMP/d.txt"

@@ -3,12 +3,11 @@
  * after the fix, and where?").
  */
 #include "cli.h"
+#include "report_dir.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <errno.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const char help[] =
@@ -55,7 +54,9 @@ static const char help[] =
     "  -d, --dir DIR           write DIR/diff.html (both runs on one page:\n"
     "                          hover shows both, isolating a band isolates\n"
     "                          it in both), with diff.txt, diff.json and\n"
-    "                          diff.svg beside it; DIR is made if missing\n"
+    "                          diff.svg beside it, written as one set as\n"
+    "                          report -d does; DIR is made (with parents)\n"
+    "                          if missing\n"
     "  --time relative|absolute\n"
     "                          chart: each run's time normalised to its\n"
     "                          length (default), or both in seconds\n"
@@ -395,42 +396,35 @@ static int write_out(const diff_args *a, const hs_diff *d)
                      "a run has no heap samples");
 }
 
-/* -d DIR: the page and, beside it, the text, the JSON and the chart; each
- * file written atomically (temporary name, then renamed). */
+static int write_set_file(const char *path, const void *arg)
+{
+    return cli_write("diff", path, write_dir_file, arg,
+                     ((const dir_file *)arg)->a->path[0],
+                     "a run has no heap samples");
+}
+
+/* -d DIR: the page and, beside it, the text, the JSON and the chart,
+ * written as one set as `report -d` writes its files (report_dir.h). */
 static int write_dir(const diff_args *a, const hs_diff *d)
 {
-    if (mkdir(a->dir, 0777) != 0 && errno != EEXIST) {
-        cli_errorf("diff: cannot make %s: %s", a->dir, strerror(errno));
-        return EXIT_IO;
-    }
     static const hs_page_link links[] = {
         {"diff.txt", "the comparison as text"},
         {"diff.json", "the comparison as JSON"},
         {"diff.svg", "the chart (SVG)"}};
-    size_t nlinks = hs_chart_available() ? 3 : 2;
+    bool charts = hs_chart_available();
     dir_file files[] = {
         {"diff.txt", OUT_TEXT, a, d, NULL, 0},
         {"diff.json", OUT_JSON, a, d, NULL, 0},
         {"diff.svg", OUT_CHART, a, d, NULL, 0},
-        {"diff.html", OUT_PAGE, a, d, links, nlinks}};
-    int rc = EXIT_OK;
-    for (size_t i = 0; i < 4 && rc == EXIT_OK; i++) {
-        if (files[i].kind == OUT_CHART && !hs_chart_available())
-            continue;
-        size_t n = strlen(a->dir) + strlen(files[i].name) + 2;
-        char *path = malloc(n);
-        if (!path) {
-            cli_errorf("out of memory");
-            return EXIT_INTERNAL;
-        }
-        snprintf(path, n, "%s/%s", a->dir, files[i].name);
-        rc = cli_write("diff", path, write_dir_file, &files[i], a->path[0],
-                       "a run has no heap samples");
-        if (rc == EXIT_OK)
-            printf("wrote %s\n", path);
-        free(path);
-    }
-    return rc;
+        {"diff.html", OUT_PAGE, a, d, links, charts ? 3 : 2}};
+    set_file set[4];
+    for (size_t i = 0; i < 4; i++)
+        set[i] = (set_file){files[i].name,
+                            files[i].kind == OUT_CHART && !charts
+                                ? SET_REMOVE
+                                : SET_WRITE,
+                            write_set_file, &files[i]};
+    return dir_set_write(a->dir, set, 4, false);
 }
 
 static int compare(diff_args *a, hs_census *c[2])
