@@ -392,8 +392,17 @@ static int write_dir_file(hs_sink *out, const void *arg)
 static int write_out(const diff_args *a, const hs_diff *d)
 {
     dir_file f = {NULL, a->kind, a, d, NULL, 0};
-    return cli_write("diff", a->output, write_dir_file, &f, a->path[0],
-                     "a run has no heap samples");
+    int rc = a->kind == OUT_CHART ? cli_check_charts() : EXIT_OK;
+    /* not while a reader of standard output may hold the writes back */
+    cli_guard_watch(a->kind == OUT_CHART && a->output &&
+                    strcmp(a->output, "-") != 0);
+    cli_guard_output(a->output);
+    if (rc == EXIT_OK)
+        rc = cli_write("diff", a->output, write_dir_file, &f, a->path[0],
+                       "a run has no heap samples");
+    cli_guard_output(NULL);
+    cli_guard_watch(false);
+    return rc;
 }
 
 static int write_set_file(const char *path, const void *arg)
@@ -424,7 +433,8 @@ static int write_dir(const diff_args *a, const hs_diff *d)
                                 ? SET_REMOVE
                                 : SET_WRITE,
                             write_set_file, &files[i]};
-    return dir_set_write(a->dir, set, 4, false);
+    int rc = cli_check_charts();
+    return rc ? rc : dir_set_write(a->dir, set, 4, false);
 }
 
 static int compare(diff_args *a, hs_census *c[2])

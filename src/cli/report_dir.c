@@ -264,10 +264,15 @@ int dir_set_write(const char *dir, const set_file *files, size_t n,
         free(made);
         return EXIT_IO;
     }
+    cli_guard_install(); /* a crash or stall in a library removes tmp */
+    cli_guard_workdir(tmp);
+    cli_guard_watch(true);
     int rc = write_files(tmp, files, n);
+    cli_guard_watch(false);
     if (rc == EXIT_OK)
         rc = swap_in(dir, tmp, files, n, quiet);
     remove_tmp(tmp);
+    cli_guard_workdir(NULL);
     free(tmp);
     if (rc != EXIT_OK)
         unmake_dir(dir, made);
@@ -317,11 +322,11 @@ int report_dir_write(const hs_census *c, const report_set *set)
         ok &= plan_file(c, set, i, &files[i], &rf[i], links, &nlinks);
     for (size_t i = 0; i < NOUT; i++)
         rf[i].nlinks = nlinks;
-    int rc = EXIT_INTERNAL;
-    if (ok)
-        rc = dir_set_write(set->dir, files, NOUT, set->quiet);
-    else
+    int rc = ok ? cli_check_charts() : EXIT_INTERNAL;
+    if (!ok)
         cli_errorf("out of memory");
+    if (rc == EXIT_OK)
+        rc = dir_set_write(set->dir, files, NOUT, set->quiet);
     for (size_t i = 0; i < NOUT; i++)
         free((char *)files[i].name);
     return rc;
