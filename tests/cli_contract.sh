@@ -116,6 +116,28 @@ if [[ -w /dev/full ]]; then
     expect_rc "summary of stdin > /dev/full" 3
     check "summary of stdin > /dev/full: names standard output, not <stdin>" \
         bash -c 'grep -q "standard output" "$1" && ! grep -q "<stdin>" "$1"' _ "$TMP/err"
+    # a full device is named as such ("No space left on device"), not as
+    # an input/output error, by every command, to stdout and with -o
+    A=$SAMPLES/phases-lazy-hc.eventlog B=$SAMPLES/phases-strict-hc.eventlog
+    full_cases=("summary $S" "hp $S" "csv $S" "folded $S" "chart --format svg $S"
+        "diff $A $B" "diff --json $A $B" "diff --folded $A $B")
+    for c in "${full_cases[@]}" "events $S" \
+        "events $SAMPLES/mono/deep-calls-alloc.mlpd"; do
+        read -r -a argv <<<"$c"
+        for how in stdout option; do
+            if [[ $how == stdout ]]; then
+                "$BIN" "${argv[@]}" >/dev/full 2>"$TMP/err"
+            elif [[ ${argv[0]} == events ]]; then
+                continue # events has no -o
+            else
+                "$BIN" "${argv[@]}" -o /dev/full >/dev/null 2>"$TMP/err"
+            fi
+            rc=$?
+            expect_rc "$c > /dev/full ($how)" 3
+            expect_err_grep "$c > /dev/full ($how): names the cause" \
+                'No space left on device'
+        done
+    done
 else
     echo "note: no writable /dev/full; output-failure checks skipped"
 fi

@@ -217,6 +217,20 @@ expect_rc "diff --folded -o" 0
 expect_out_empty "diff --folded -o"
 check "folded -o written" test -s "$TMP/int.folded"
 
+# an eventlog against its own runtime .hp: every stack in both columns
+# (the .hp's -hc keys have no module names, so the frames of both runs
+# come from the band names), for every breakdown in samples/
+for log in "$SAMPLES"/*.eventlog; do
+    hp=${log%.eventlog}.hp
+    [[ -f $hp ]] || continue
+    for w in peak last; do
+        run diff --folded --weight "$w" "$log" "$hp"
+        expect_rc "folded $(basename "$log") against its .hp ($w)" 0
+        check "folded $(basename "$log") against its .hp ($w): no one-sided stack" \
+            bash -c "test -s '$TMP/out' && ! awk '\$(NF-1) == 0 || \$NF == 0' '$TMP/out' | grep -q ."
+    done
+done
+
 # --- refusals ---
 run diff "$SAMPLES/leak-hc.eventlog" "$SAMPLES/leak-hy.eventlog" -o "$TMP/x.txt"
 expect_rc "-hc against -hy" 2
@@ -287,12 +301,36 @@ check "-d: the JSON" python3 -c 'import json, sys; d = json.load(open(sys.argv[1
 check "-d: the page names both runs" bash -c "grep -q 'phases-lazy-hc.eventlog' '$TMP/set/diff.html' && grep -q 'phases-strict-hc.eventlog' '$TMP/set/diff.html'"
 check "-d: the page links the text" grep -q 'diff.txt' "$TMP/set/diff.html"
 check "-d: no temporary file left" bash -c "! ls '$TMP/set' | grep -v -E '^diff\.(html|txt|json|svg)$'"
-expect_out_line "-d: says what it wrote" "wrote $TMP/set/diff.html"
+expect_out_grep "-d: says what it wrote" "^wrote $TMP/set/diff\.html \([0-9.]+ [KM]?i?B\)$"
+# a failure midway (a file size limit makes writes fail as a full disk
+# would, SIGXFSZ ignored) leaves the previous set whole: the text and
+# JSON are small enough to be written, the chart or page is not
+run diff "$LAZY" "$LAZY" -d "$TMP/set"
+expect_rc "diff -d, a second run" 0
+before=$(cd "$TMP/set" && md5sum diff.* | sort)
+( trap '' XFSZ; ulimit -f 40; exec "$BIN" diff "$LAZY" "$STRICT" -d "$TMP/set" ) \
+    >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc "diff -d on a full disk" 3
+expect_err_grep "diff -d on a full disk: names the cause" 'File too large'
+check "diff -d on a full disk: the previous set is whole" \
+    same "$before" "$(cd "$TMP/set" && md5sum diff.* | sort)"
+check "diff -d on a full disk: no work directory left" \
+    test -z "$(find "$TMP/set" -name '.heapscope-*')"
+( trap '' XFSZ; ulimit -f 40; exec "$BIN" diff "$LAZY" "$STRICT" -d "$TMP/new/dir" ) \
+    >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc "diff -d into a new directory on a full disk" 3
+check "diff -d on a full disk: the directories it made are removed" absent "$TMP/new"
 run diff "$LAZY" "$STRICT" -d "$TMP/set2" --json
 expect_rc "-d with --json" 2
 expect_no_file "-d with --json" "$TMP/set2"
 run diff "$LAZY" "$STRICT" -d "$TMP/nodir/deeper"
-expect_rc "-d in a missing directory" 3
+expect_rc "-d in a missing directory: made with its parents" 0
+check "-d in a missing directory: the set" test -s "$TMP/nodir/deeper/diff.html"
+printf 'x' >"$TMP/afile"
+run diff "$LAZY" "$STRICT" -d "$TMP/afile/deeper"
+expect_rc "-d under a file" 3
 
 # -o with another extension: the text
 run diff "$LAZY" "$STRICT" -o "$TMP/d.txt"

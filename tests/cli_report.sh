@@ -139,4 +139,34 @@ run report "$hc" -d "$TMP/bad" --sort colour
 expect_rc "report --sort colour" 2
 check "report with bad options writes nothing" absent "$TMP/bad"
 
+# ---- charts under a low address-space limit (ulimit -v) ---------------------
+# cairo, pango, fontconfig and GLib abort, crash or wait forever when short
+# of memory. Whatever happens inside them, report and chart end in time,
+# with 0 or 5 (a message), and leave no work directory or temporary file.
+# Skipped where a limit cannot be set (sanitizer builds reserve terabytes).
+if "$BIN" chart --help | grep -q -- '--format' &&
+    bash -c 'ulimit -v 400000 && exec "$1" --version' _ "$BIN" >/dev/null 2>&1; then
+    # limited CMD WHAT LEFTOVER ARGS...: CMD under the limit $v ends with 0
+    # or 5 in time and leaves nothing matching LEFTOVER under $TMP/lim
+    limited() {
+        local what=$1 left=$2
+        shift 2
+        timeout 90 bash -c 'ulimit -v "$1"; shift; exec "$@"' _ "$v" "$BIN" "$@" \
+            >/dev/null 2>"$TMP/err"
+        rc=$?
+        check "$what under ulimit -v $v: exit 0 or 5, in time (got $rc)" \
+            bash -c '[[ $1 == 0 || $1 == 5 ]]' _ "$rc"
+        check "$what under ulimit -v $v: nothing left behind" \
+            test -z "$(find "$TMP/lim" -name "$left")"
+    }
+    for v in 60000 80000 100000 150000 200000 60000 80000 100000 150000; do
+        rm -rf "$TMP/lim"
+        mkdir -p "$TMP/lim"
+        limited report '.heapscope-*' report "$hc" -d "$TMP/lim/set"
+        limited chart 'c.svg.tmp*' chart "$hc" -o "$TMP/lim/c.svg"
+    done
+else
+    echo "note: no charts or no ulimit -v here; address-space checks skipped"
+fi
+
 finish

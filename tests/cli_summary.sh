@@ -143,6 +143,31 @@ else
     bad "no samples/markers-*.eventlog"
 fi
 
+# ---- a runtime .hp has no GC figures: exit 4, said so, -o left alone --------
+hp=$SAMPLES/leak-hc.hp
+echo "the previous summary" >"$TMP/keep.txt"
+for how in file stdin json; do
+    case $how in
+    file) run summary -o "$TMP/keep.txt" "$hp" ;;
+    stdin) run summary -o "$TMP/keep.txt" - <"$hp" ;;
+    json) run summary --json -o "$TMP/keep.txt" "$hp" ;;
+    esac
+    expect_rc "summary of a .hp ($how)" 4
+    [[ $how != stdin ]] ||
+        expect_err_grep "summary of a .hp: names the input" '<stdin>: a \.hp file'
+    expect_err_grep "summary of a .hp ($how): says why" \
+        'a \.hp file has no GC figures; summary needs an eventlog'
+    check "summary of a .hp ($how): -o left as it was" \
+        same "$(cat "$TMP/keep.txt")" "the previous summary"
+done
+run summary "$hp"
+expect_err_grep "summary of a .hp: names the file" 'leak-hc\.hp: a \.hp file'
+# other text is still no eventlog
+printf 'hello\n' >"$TMP/hello.txt"
+run summary "$TMP/hello.txt"
+expect_rc "summary of other text" 1
+expect_err_grep "summary of other text: not an eventlog" 'not a GHC eventlog'
+
 # ---- corpus logs decode to a summary without error -------------------------
 if [[ -d $CORPUS ]]; then
     for f in parallelTest hello-ghc-8.2.2 hello-ghc-8.6.5; do

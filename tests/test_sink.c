@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -106,6 +107,34 @@ static void test_abort_keeps_old(void)
     unlink(p);
     CU_ASSERT_EQUAL(files_in_dir(), 0);
     hs_output_abort(NULL);
+}
+
+/* A failed write's cause is kept: hs_output_fail names it, as the
+ * command line does ("No space left on device", not an I/O error). */
+static void test_fail_names_cause(void)
+{
+    if (access("/dev/full", W_OK) != 0)
+        return; /* no full device here */
+    hs_output *o = hs_output_open("/dev/full", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    static char big[200000];
+    memset(big, 'x', sizeof big);
+    int st = hs_sink_write(hs_output_sink(o), big, sizeof big);
+    CU_ASSERT_EQUAL(st, HS_ERR_IO);
+    errno = 0; /* the cause must not depend on errno surviving */
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_output_fail(o, st, &err), HS_ERR_IO);
+    CU_ASSERT_EQUAL(err.code, HS_ERR_IO);
+    CU_ASSERT_STRING_EQUAL(err.message,
+                           "cannot write /dev/full: No space left on device");
+    /* another failure is named by its status */
+    path_of(big, sizeof big, "fail.txt");
+    o = hs_output_open(big, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_EQUAL(hs_output_fail(o, HS_ERR_NO_DATA, &err), HS_ERR_NO_DATA);
+    CU_ASSERT_EQUAL(err.code, HS_ERR_NO_DATA);
+    CU_ASSERT(strstr(err.message, hs_strerror(HS_ERR_NO_DATA)) != NULL);
+    CU_ASSERT_EQUAL(files_in_dir(), 0);
 }
 
 static void test_large_write(void)
@@ -222,6 +251,7 @@ int main(void)
         {"modes without touching the umask", test_modes},
         {"abort keeps the old file", test_abort_keeps_old},
         {"large writes", test_large_write},
+        {"a failed write names its cause", test_fail_names_cause},
         {"out of memory", test_nomem},
         {"version", test_version},
         {"utf-8 and bytes", test_text},

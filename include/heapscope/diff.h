@@ -230,7 +230,10 @@ HS_API int hs_render_diff_json(const hs_diff *d, hs_sink *out);
 /*
  * Folded stacks in the two-column form of flamegraph.pl's difffolded.pl:
  * "frame;frame before after", frames as hs_render_folded() writes them
- * for each run with the weight of `opt` (source must be heap), lines of
+ * for each run with the weight of `opt` (source must be heap); when
+ * either run is a runtime .hp, -hc frames of both runs come from their
+ * band names (labels without modules, "Module.CAF", "PINNED"), as the
+ * .hp's keys do, so a stack is named alike in both. Lines of
  * the before run first, then those only in the after run, a stack absent
  * from a run counting 0. With the diff's normalize, frames are normalised
  * as band names are. Returns HS_OK, HS_ERR_INVALID when the diff has a

@@ -168,6 +168,16 @@ HS_API void hs_chart_options_init(hs_chart_options *opt);
 HS_API bool hs_chart_available(void);
 
 /*
+ * Whether charts can be drawn here: opens a small document and lays out a
+ * line of text, which makes pango load fontconfig and a font. HS_OK, or
+ * HS_ERR_NOMEM (cairo or pango short of memory, or no font that draws
+ * text) or HS_ERR_INVALID (a build without charts) with *err (may be
+ * NULL) set. Lets a caller refuse before writing rather than fail in the
+ * middle; it cannot stop a library that aborts instead of failing.
+ */
+HS_API int hs_chart_check(hs_error *err);
+
+/*
  * Renders a chart of c to out: a title and subtitle, the shown bands
  * (stacked, normalized or as lines) on a value axis of their own, and,
  * when c has heap size, live bytes or blocks size lines, those in a panel

@@ -66,6 +66,16 @@ HS_API int hs_output_commit(hs_output *o, hs_error *err);
 HS_API void hs_output_abort(hs_output *o);
 
 /*
+ * hs_output_abort() after writing into o's sink failed with `status`,
+ * setting *err (may be NULL) to "cannot write PATH: CAUSE" (PATH
+ * "standard output" for "-"): for HS_ERR_IO the cause the system gave for
+ * the output's first failed write ("No space left on device"), else
+ * hs_strerror(status). Returns the status to report: `status`, or
+ * HS_ERR_NOMEM when the kernel ran out of memory.
+ */
+HS_API int hs_output_fail(hs_output *o, int status, hs_error *err);
+
+/*
  * A growing in-memory sink (for tests and embedding). A zeroed hs_membuf
  * uses the C library's allocator; hs_membuf_init() sets another, which
  * must outlive the membuf.

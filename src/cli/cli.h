@@ -73,6 +73,29 @@ const char *cli_input_name(const char *path);
 const char *cli_output_name(const char *path);
 
 /*
+ * Guards against libraries that crash, abort or hang when short of memory
+ * (guard.c). cli_guard_install() makes a fatal signal (SEGV, BUS, ILL,
+ * FPE, TRAP, ABRT) remove the work directory named by cli_guard_workdir()
+ * (NULL: none) and exit EXIT_INTERNAL with a message. cli_check_charts()
+ * installs it and, once per process, checks that charts can be drawn
+ * (hs_chart_check) under the stall watchdog: EXIT_OK, or EXIT_INTERNAL after
+ * a message; EXIT_OK in a build without charts.
+ */
+void cli_guard_install(void);
+void cli_guard_workdir(const char *dir);
+/* ... and the temporary files ("PATH.tmp*") of output PATH (NULL: none). */
+void cli_guard_output(const char *path);
+int cli_check_charts(void);
+/* Starts (true) or stops the stall watchdog (SIGALRM): while on, a
+ * process that uses no CPU time for 20 s exits as a fatal signal does. */
+void cli_guard_watch(bool on);
+
+/* Flushes standard output written through stdio; on a failure prints
+ * "cannot write standard output: CAUSE" (the system's cause, as "No space
+ * left on device") and returns EXIT_IO, else EXIT_OK. */
+int cli_flush_stdout(void);
+
+/*
  * Prints an error or warning record for input `file` with its location
  * (byte offset, event index or line) and returns the exit code that fits
  * the record: a log cut inside its header gives EXIT_NO_DATA.

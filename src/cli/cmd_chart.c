@@ -185,8 +185,15 @@ static int draw(const char *in, chart_args *a)
         !hs_census_band_count(c)
             ? "its heap samples hold no bands: nothing to draw"
             : "no band matches the --include/--exclude filters";
-    st = cli_write_output("chart", c, a->out, render_chart, &a->o, in,
-                          nothing);
+    st = cli_check_charts();
+    /* not while a reader of standard output may hold the writes back */
+    cli_guard_watch(a->out && strcmp(a->out, "-") != 0);
+    cli_guard_output(a->out);
+    if (st == EXIT_OK)
+        st = cli_write_output("chart", c, a->out, render_chart, &a->o, in,
+                              nothing);
+    cli_guard_output(NULL);
+    cli_guard_watch(false);
     hs_census_free(c);
     return st;
 }

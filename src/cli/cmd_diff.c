@@ -3,12 +3,11 @@
  * after the fix, and where?").
  */
 #include "cli.h"
+#include "report_dir.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <errno.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const char help[] =
@@ -55,7 +54,9 @@ static const char help[] =
     "  -d, --dir DIR           write DIR/diff.html (both runs on one page:\n"
     "                          hover shows both, isolating a band isolates\n"
     "                          it in both), with diff.txt, diff.json and\n"
-    "                          diff.svg beside it; DIR is made if missing\n"
+    "                          diff.svg beside it, written as one set as\n"
+    "                          report -d does; DIR is made (with parents)\n"
+    "                          if missing\n"
     "  --time relative|absolute\n"
     "                          chart: each run's time normalised to its\n"
     "                          length (default), or both in seconds\n"
@@ -353,38 +354,10 @@ static int marker_windows(diff_args *a, hs_census *c[2])
     return 0;
 }
 
-static int write_out(const diff_args *a, const hs_diff *d)
-{
-    hs_error err;
-    hs_output *o = hs_output_open(a->output, &err);
-    if (!o) {
-        cli_errorf("%s", err.message);
-        return EXIT_IO;
-    }
-    hs_sink *s = hs_output_sink(o);
-    int st = a->kind == OUT_JSON     ? hs_render_diff_json(d, s)
-             : a->kind == OUT_FOLDED ? hs_render_diff_folded(d, s, &a->folded)
-             : a->kind == OUT_CHART  ? hs_render_diff_chart(d, s, &a->chart)
-                                     : hs_render_diff_text(d, s);
-    if (st != HS_OK) {
-        hs_output_abort(o);
-        cli_errorf("diff: cannot write %s: %s",
-                   a->output && strcmp(a->output, "-") ? a->output
-                                                       : "standard output",
-                   hs_strerror(st));
-        return cli_exit_code(st);
-    }
-    if (hs_output_commit(o, &err) != HS_OK) {
-        cli_errorf("%s", err.message);
-        return EXIT_IO;
-    }
-    return EXIT_OK;
-}
-
-/* One file of the -d set: what to write into it. */
+/* One output (-o, or a file of the -d set): what to write into it. */
 typedef struct dir_file {
     const char *name;
-    out_kind kind;               /* OUT_TEXT, OUT_JSON, OUT_CHART, OUT_PAGE */
+    out_kind kind;
     const diff_args *a;
     const hs_diff *d;
     const hs_page_link *links;
@@ -398,6 +371,8 @@ static int write_dir_file(hs_sink *out, const void *arg)
         return hs_render_diff_text(f->d, out);
     if (f->kind == OUT_JSON)
         return hs_render_diff_json(f->d, out);
+    if (f->kind == OUT_FOLDED)
+        return hs_render_diff_folded(f->d, out, &f->a->folded);
     if (f->kind == OUT_CHART)
         return hs_render_diff_chart(f->d, out, &f->a->chart);
     hs_page_options po;
@@ -414,42 +389,52 @@ static int write_dir_file(hs_sink *out, const void *arg)
                                   out);
 }
 
-/* -d DIR: the page and, beside it, the text, the JSON and the chart; each
- * file written atomically (temporary name, then renamed). */
+static int write_out(const diff_args *a, const hs_diff *d)
+{
+    dir_file f = {NULL, a->kind, a, d, NULL, 0};
+    int rc = a->kind == OUT_CHART ? cli_check_charts() : EXIT_OK;
+    /* not while a reader of standard output may hold the writes back */
+    cli_guard_watch(a->kind == OUT_CHART && a->output &&
+                    strcmp(a->output, "-") != 0);
+    cli_guard_output(a->output);
+    if (rc == EXIT_OK)
+        rc = cli_write("diff", a->output, write_dir_file, &f, a->path[0],
+                       "a run has no heap samples");
+    cli_guard_output(NULL);
+    cli_guard_watch(false);
+    return rc;
+}
+
+static int write_set_file(const char *path, const void *arg)
+{
+    return cli_write("diff", path, write_dir_file, arg,
+                     ((const dir_file *)arg)->a->path[0],
+                     "a run has no heap samples");
+}
+
+/* -d DIR: the page and, beside it, the text, the JSON and the chart,
+ * written as one set as `report -d` writes its files (report_dir.h). */
 static int write_dir(const diff_args *a, const hs_diff *d)
 {
-    if (mkdir(a->dir, 0777) != 0 && errno != EEXIST) {
-        cli_errorf("diff: cannot make %s: %s", a->dir, strerror(errno));
-        return EXIT_IO;
-    }
     static const hs_page_link links[] = {
         {"diff.txt", "the comparison as text"},
         {"diff.json", "the comparison as JSON"},
         {"diff.svg", "the chart (SVG)"}};
-    size_t nlinks = hs_chart_available() ? 3 : 2;
+    bool charts = hs_chart_available();
     dir_file files[] = {
         {"diff.txt", OUT_TEXT, a, d, NULL, 0},
         {"diff.json", OUT_JSON, a, d, NULL, 0},
         {"diff.svg", OUT_CHART, a, d, NULL, 0},
-        {"diff.html", OUT_PAGE, a, d, links, nlinks}};
-    int rc = EXIT_OK;
-    for (size_t i = 0; i < 4 && rc == EXIT_OK; i++) {
-        if (files[i].kind == OUT_CHART && !hs_chart_available())
-            continue;
-        size_t n = strlen(a->dir) + strlen(files[i].name) + 2;
-        char *path = malloc(n);
-        if (!path) {
-            cli_errorf("out of memory");
-            return EXIT_INTERNAL;
-        }
-        snprintf(path, n, "%s/%s", a->dir, files[i].name);
-        rc = cli_write("diff", path, write_dir_file, &files[i], a->path[0],
-                       "a run has no heap samples");
-        if (rc == EXIT_OK)
-            printf("wrote %s\n", path);
-        free(path);
-    }
-    return rc;
+        {"diff.html", OUT_PAGE, a, d, links, charts ? 3 : 2}};
+    set_file set[4];
+    for (size_t i = 0; i < 4; i++)
+        set[i] = (set_file){files[i].name,
+                            files[i].kind == OUT_CHART && !charts
+                                ? SET_REMOVE
+                                : SET_WRITE,
+                            write_set_file, &files[i]};
+    int rc = cli_check_charts();
+    return rc ? rc : dir_set_write(a->dir, NULL, set, 4, false);
 }
 
 static int compare(diff_args *a, hs_census *c[2])

@@ -268,11 +268,7 @@ int cmd_events(int argc, char **argv)
     }
     if (fd > 0)
         close(fd);
-    rc = EXIT_OK;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_errorf("cannot write standard output");
-        rc = EXIT_IO;
-    }
+    rc = cli_flush_stdout();
     if (hs_reader_warning(r))
         cli_warnf("%s: %s", cli_input_name(path), hs_reader_warning(r));
     if (st != HS_DONE && st != HS_OK) {

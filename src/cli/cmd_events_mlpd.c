@@ -261,11 +261,7 @@ int cli_events_mlpd(const char *path, int fd, const uint8_t *first, size_t n,
         if (cs->counts[b])
             printf("%02x %s %llu\n", b, hs_mlpd_kind_name(cs->kinds[b]),
                    (unsigned long long)cs->counts[b]);
-    int rc = EXIT_OK;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_errorf("cannot write standard output");
-        rc = EXIT_IO;
-    }
+    int rc = cli_flush_stdout();
     if (st != HS_DONE) {
         int rc2 = cli_report(path, hs_mlpd_reader_error(r));
         if (rc2)

@@ -63,7 +63,8 @@ static const char help[] =
     "Exit codes: 0 success (a truncated log is summarised up to the cut,\n"
     "with a warning); 1 malformed input; 2 usage; 3 I/O; 4 the log has no GC\n"
     "or heap events (the text says which figures cannot be computed), or a\n"
-    "--between marker is not in the log (the message lists its markers);\n"
+    "--between marker is not in the log (the message lists its markers),\n"
+    "or the input is a runtime .hp file (heap samples only, no GC figures);\n"
     "5 internal. With exit 4 a -o FILE is left as it was. See 'heapscope\n"
     "--help'.\n";
 
@@ -393,6 +394,23 @@ static int window_by_markers(const summary_args *a, int fd, int *work_fd,
     return EXIT_OK;
 }
 
+/*
+ * Whether the input begins as a runtime .hp does ("JOB" and a blank: its
+ * first line); its first bytes are first[0..nfirst) when read from a
+ * pipe, else at the file's start. A .hp has heap samples only, no GC
+ * figures: the command says so rather than "not a GHC eventlog".
+ */
+static bool begins_as_hp(int fd, const uint8_t first[4], size_t nfirst)
+{
+    uint8_t b[4];
+    if (nfirst)
+        memcpy(b, first, nfirst);
+    else
+        nfirst = pread(fd, b, sizeof b, 0) == (ssize_t)sizeof b ? 4 : 0;
+    return nfirst == 4 && memcmp(b, "JOB", 3) == 0 &&
+           (b[3] == ' ' || b[3] == '\t');
+}
+
 int cmd_summary(int argc, char **argv)
 {
     summary_args a = {0};
@@ -427,7 +445,13 @@ int cmd_summary(int argc, char **argv)
         return rc >= 0 ? rc : EXIT_IO;
     }
     rc = EXIT_OK;
-    if (a.between[0])
+    if (begins_as_hp(work_fd, first, nfirst)) {
+        cli_errorf("%s: a .hp file has no GC figures; summary needs an "
+                   "eventlog (recorded with +RTS -l)",
+                   cli_input_name(a.path));
+        rc = EXIT_NO_DATA;
+    }
+    if (!rc && a.between[0])
         rc = window_by_markers(&a, work_fd, &work_fd, &w);
     if (!rc)
         rc = run_pass(a.path, work_fd, windowed ? &w : NULL, true, &s, &fin,

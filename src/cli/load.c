@@ -102,16 +102,11 @@ int cli_write(const char *cmd, const char *output, cli_write_fn fn,
         return cli_report_output(&err);
     int st = fn(hs_output_sink(o), arg);
     if (st != HS_OK) {
-        int e = errno;
-        hs_output_abort(o);
+        st = hs_output_fail(o, st, &err);
         if (st == HS_ERR_NO_DATA)
             cli_errorf("%s: %s", cli_input_name(input), no_data);
-        else if (st == HS_ERR_IO)
-            cli_errorf("%s: cannot write %s: %s", cmd,
-                       cli_output_name(output), strerror(e));
         else
-            cli_errorf("%s: cannot write %s: %s", cmd,
-                       cli_output_name(output), hs_strerror(st));
+            cli_errorf("%s: %s", cmd, err.message);
         return cli_exit_code(st);
     }
     if (hs_output_commit(o, &err) != HS_OK)

@@ -103,6 +103,18 @@ const char *cli_output_name(const char *path)
     return path && strcmp(path, "-") ? path : "standard output";
 }
 
+int cli_flush_stdout(void)
+{
+    /* stdio keeps what a failed write could not write: flushing again
+     * meets the failure again, with its errno */
+    errno = 0;
+    int e = fflush(stdout) != 0 ? errno : 0;
+    if (!e && !ferror(stdout))
+        return EXIT_OK;
+    cli_errorf("cannot write standard output: %s", strerror(e ? e : EIO));
+    return EXIT_IO;
+}
+
 int cli_exit_code(int status)
 {
     switch (status) {

@@ -26,12 +26,14 @@ static const struct output {
 };
 #define NOUT (sizeof outputs / sizeof outputs[0])
 
-typedef struct job {
+/* One file of the report set: what its set_file's arg points to. */
+typedef struct report_file {
+    const hs_census *c;
     const report_set *set;
     what w;
-    hs_page_link links[NOUT];
+    const hs_page_link *links; /* the page's links to the other files */
     size_t nlinks;
-} job;
+} report_file;
 
 /* Whether this run writes output w for census c. */
 static bool wanted(const hs_census *c, const report_set *set, what w)
@@ -51,7 +53,7 @@ static bool wanted(const hs_census *c, const report_set *set, what w)
 
 static int render(const hs_census *c, hs_sink *out, const void *arg)
 {
-    const job *j = arg;
+    const report_file *j = arg;
     const report_set *s = j->set;
     hs_chart_options co;
     hs_chart_options_init(&co);
@@ -179,30 +181,15 @@ static bool is_input(const report_set *s, const char *path)
            st.st_dev == s->input_st->st_dev && st.st_ino == s->input_st->st_ino;
 }
 
-/* Writes every wanted file into tmp; fills j->links. An exit code. */
-static int write_all(const hs_census *c, job *j, const char *tmp, bool *skip)
+/* Writes the files to write into tmp. An exit code. */
+static int write_files(const char *tmp, const set_file *files, size_t n)
 {
-    const report_set *s = j->set;
-    for (size_t i = 0; i < NOUT; i++) {
-        if (!wanted(c, s, outputs[i].w))
+    for (size_t i = 0; i < n; i++) {
+        if (files[i].action != SET_WRITE)
             continue;
-        char *final = join(s->dir, s->base, outputs[i].ext);
-        char *path = join(tmp, s->base, outputs[i].ext);
-        int rc = final && path ? EXIT_OK : EXIT_INTERNAL;
-        if (rc == EXIT_OK && is_input(s, final)) {
-            cli_warnf("%s: not written: it is the input (use -d DIR)", final);
-            skip[i] = true;
-        } else if (rc == EXIT_OK) {
-            j->w = outputs[i].w;
-            rc = cli_write_output("report", c, path, render, j, s->input,
-                                  "nothing to write");
-            if (rc == EXIT_OK && outputs[i].w != W_HTML &&
-                !(j->links[j->nlinks++].href = join(NULL, s->base,
-                                                    outputs[i].ext)))
-                rc = EXIT_INTERNAL;
-        }
+        char *path = join(tmp, files[i].name, "");
+        int rc = path ? files[i].write(path, files[i].arg) : EXIT_INTERNAL;
         free(path);
-        free(final);
         if (rc != EXIT_OK)
             return rc;
     }
@@ -226,25 +213,24 @@ static void human_size(char *buf, size_t n, const char *path)
 }
 
 /* Moves the new set into place and drops the old set's other files. */
-static int swap_in(const hs_census *c, const report_set *s, const char *tmp,
-                   const bool *skip)
+static int swap_in(const char *dir, const char *shown_dir, const char *tmp,
+                   const set_file *files, size_t n, bool quiet)
 {
     int rc = EXIT_OK;
-    for (size_t i = 0; i < NOUT && rc == EXIT_OK; i++) {
-        if (skip[i])
+    for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
+        if (files[i].action == SET_KEEP)
             continue;
-        char *from = join(tmp, s->base, outputs[i].ext);
-        char *to = join(s->dir, s->base, outputs[i].ext);
-        char *shown = join(s->shown_dir ? s->shown_dir : s->dir, s->base,
-                           outputs[i].ext);
+        char *from = join(tmp, files[i].name, "");
+        char *to = join(dir, files[i].name, "");
+        char *shown = join(shown_dir, files[i].name, "");
         if (!from || !to || !shown) {
             rc = EXIT_INTERNAL;
-        } else if (wanted(c, s, outputs[i].w)) {
+        } else if (files[i].action == SET_WRITE) {
             if (rename(from, to) != 0) {
                 cli_errorf("%s: cannot rename into place: %s", shown,
                            strerror(errno));
                 rc = EXIT_IO;
-            } else if (!s->quiet) {
+            } else if (!quiet) {
                 char size[32];
                 human_size(size, sizeof size, to);
                 printf("wrote %s (%s)\n", shown, size);
@@ -261,35 +247,38 @@ static int swap_in(const hs_census *c, const report_set *s, const char *tmp,
     return rc;
 }
 
-int report_dir_write(const hs_census *c, const report_set *set)
+int dir_set_write(const char *dir, const char *shown_dir,
+                  const set_file *files, size_t n,
+                  bool quiet)
 {
     char *made = NULL;
-    int e = make_dir(set->dir, &made);
+    int e = make_dir(dir, &made);
     if (e) {
-        cli_errorf("%s: cannot make the directory: %s", set->dir, strerror(e));
+        cli_errorf("%s: cannot make the directory: %s", dir, strerror(e));
         free(made);
         return EXIT_IO;
     }
-    char *tmp = join(set->dir, ".heapscope-", "XXXXXX");
+    char *tmp = join(dir, ".heapscope-", "XXXXXX");
     if (!tmp || !mkdtemp(tmp)) {
-        cli_errorf("%s: cannot make a temporary directory: %s", set->dir,
+        cli_errorf("%s: cannot make a temporary directory: %s", dir,
                    strerror(errno));
         free(tmp);
-        unmake_dir(set->dir, made);
+        unmake_dir(dir, made);
         free(made);
         return EXIT_IO;
     }
-    job j = {.set = set};
-    bool skip[NOUT] = {0};
-    int rc = write_all(c, &j, tmp, skip);
+    cli_guard_install(); /* a crash or stall in a library removes tmp */
+    cli_guard_workdir(tmp);
+    cli_guard_watch(true);
+    int rc = write_files(tmp, files, n);
+    cli_guard_watch(false);
     if (rc == EXIT_OK)
-        rc = swap_in(c, set, tmp, skip);
-    for (size_t i = 0; i < j.nlinks; i++)
-        free((char *)j.links[i].href);
+        rc = swap_in(dir, shown_dir ? shown_dir : dir, tmp, files, n, quiet);
     remove_tmp(tmp);
+    cli_guard_workdir(NULL);
     free(tmp);
     if (rc != EXIT_OK)
-        unmake_dir(set->dir, made);
+        unmake_dir(dir, made);
     free(made);
     return rc;
 }
@@ -320,4 +309,56 @@ void report_dir_unmake(const char *dir, const char *made)
 void report_dir_remove(const char *dir)
 {
     remove_tmp(dir);
+}
+
+static int write_report_file(const char *path, const void *arg)
+{
+    const report_file *f = arg;
+    return cli_write_output("report", f->c, path, render, f, f->set->input,
+                            "nothing to write");
+}
+
+/* Fills files[i] (and rf[i], links) for output i; false when out of
+ * memory. A file that is the input is left alone, said when wanted. */
+static bool plan_file(const hs_census *c, const report_set *set, size_t i,
+                      set_file *file, report_file *rf, hs_page_link *links,
+                      size_t *nlinks)
+{
+    char *final = join(set->dir, set->base, outputs[i].ext);
+    char *name = join(NULL, set->base, outputs[i].ext);
+    bool want = wanted(c, set, outputs[i].w);
+    *rf = (report_file){c, set, outputs[i].w, links, 0};
+    *file = (set_file){name, SET_REMOVE, write_report_file, rf};
+    if (final && is_input(set, final)) {
+        if (want)
+            cli_warnf("%s: not written: it is the input (use -d DIR)", final);
+        file->action = SET_KEEP;
+    } else if (want) {
+        file->action = SET_WRITE;
+        if (outputs[i].w != W_HTML)
+            links[(*nlinks)++] = (hs_page_link){name, NULL};
+    }
+    free(final);
+    return final && name;
+}
+
+int report_dir_write(const hs_census *c, const report_set *set)
+{
+    set_file files[NOUT];
+    report_file rf[NOUT];
+    hs_page_link links[NOUT];
+    size_t nlinks = 0;
+    bool ok = true;
+    for (size_t i = 0; i < NOUT; i++)
+        ok &= plan_file(c, set, i, &files[i], &rf[i], links, &nlinks);
+    for (size_t i = 0; i < NOUT; i++)
+        rf[i].nlinks = nlinks;
+    int rc = ok ? cli_check_charts() : EXIT_INTERNAL;
+    if (!ok)
+        cli_errorf("out of memory");
+    if (rc == EXIT_OK)
+        rc = dir_set_write(set->dir, set->shown_dir, files, NOUT, set->quiet);
+    for (size_t i = 0; i < NOUT; i++)
+        free((char *)files[i].name);
+    return rc;
 }

@@ -60,4 +60,35 @@ void report_dir_unmake(const char *dir, const char *made);
 /* Removes a directory of files (a set or a temporary directory). */
 void report_dir_remove(const char *dir);
 
+/* What a set's writing does with one of its files. */
+typedef enum set_action {
+    SET_WRITE,   /* write it */
+    SET_REMOVE,  /* not in this run's set: remove a previous run's */
+    SET_KEEP     /* leave whatever is there alone */
+} set_action;
+
+/* Writes one file of a set at `path` (inside the temporary directory),
+ * atomically; returns an exit code after printing any error. */
+typedef int (*set_write_fn)(const char *path, const void *arg);
+
+typedef struct set_file {
+    const char *name;    /* the file's name inside the directory */
+    set_action action;
+    set_write_fn write;  /* SET_WRITE: write(path, arg) */
+    const void *arg;
+} set_file;
+
+/*
+ * Writes a set of files into `dir` as one unit, as report_dir_write()
+ * does: the files to write go into a temporary directory inside `dir`
+ * (made, with parents, when missing), then are renamed into place, and
+ * the files to remove are removed; "wrote PATH (SIZE)" is printed per
+ * file unless quiet, PATH inside shown_dir when not NULL (see
+ * report_set.shown_dir), else inside dir. On a failure the previous set stays whole, the
+ * temporary directory is removed, and so is `dir` when this call made it.
+ * Returns an exit code after printing any error.
+ */
+int dir_set_write(const char *dir, const char *shown_dir,
+                  const set_file *files, size_t n, bool quiet);
+
 #endif

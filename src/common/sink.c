@@ -117,28 +117,38 @@ static int fd_write(void *ctx, const void *data, size_t len)
     return 0;
 }
 
+/* Standard output through stdio, keeping the first failure's errno (the
+ * stream's error flag alone does not tell a full disk from a hang-up). */
 static int stdout_write(void *ctx, const void *data, size_t len)
 {
-    (void)ctx;
-    return fwrite(data, 1, len, stdout) == len ? 0 : -1;
+    hs_output *o = ctx;
+    if (o->error)
+        return -1;
+    errno = 0;
+    if (fwrite(data, 1, len, stdout) == len)
+        return 0;
+    o->error = errno ? errno : EIO;
+    return -1;
 }
 
+/* *err (when not NULL) = code, with fmt's two %s the path and the cause. */
 static void set_error(hs_error *err, int code, const char *fmt,
-                      const char *path, int e)
+                      const char *path, const char *cause)
 {
     if (!err)
         return;
     memset(err, 0, sizeof *err);
     err->code = code;
     err->event_index = UINT64_MAX;
-    snprintf(err->message, sizeof err->message, fmt, path, strerror(e));
+    snprintf(err->message, sizeof err->message, fmt, path, cause);
 }
 
 /* Out of memory is not an I/O error: the command exits 5, not 3. */
 static void set_errno_error(hs_error *err, const char *fmt, const char *path,
                             int e)
 {
-    set_error(err, e == ENOMEM ? HS_ERR_NOMEM : HS_ERR_IO, fmt, path, e);
+    set_error(err, e == ENOMEM ? HS_ERR_NOMEM : HS_ERR_IO, fmt, path,
+              strerror(e));
 }
 
 /* Replaces the last six characters of tmp ("PATH.tmpXXXXXX") by a fresh
@@ -241,7 +251,7 @@ hs_output *hs_output_open_with(const char *path, const hs_allocator *alloc,
     o->fd = -1;
     if (!path || strcmp(path, "-") == 0) {
         o->sink.write = stdout_write;
-        o->sink.ctx = NULL;
+        o->sink.ctx = o;
         return o;
     }
     if (open_named(o, path, err) != HS_OK) {
@@ -267,9 +277,14 @@ static void output_free(hs_output *o)
 int hs_output_commit(hs_output *o, hs_error *err)
 {
     if (!o->path) {
-        if (fflush(stdout) != 0 || ferror(stdout)) {
+        errno = 0;
+        if (fflush(stdout) != 0 && !o->error)
+            o->error = errno ? errno : EIO;
+        if (ferror(stdout) && !o->error)
+            o->error = EIO;
+        if (o->error) {
             set_errno_error(err, "cannot write %s: %s", "standard output",
-                            errno ? errno : EIO);
+                            o->error);
             output_free(o);
             return err ? err->code : HS_ERR_IO;
         }
@@ -294,6 +309,21 @@ int hs_output_commit(hs_output *o, hs_error *err)
     }
     output_free(o);
     return HS_OK;
+}
+
+int hs_output_fail(hs_output *o, int status, hs_error *err)
+{
+    const char *path = o->path ? o->path : "standard output";
+    if (status == HS_ERR_IO && o->error) {
+        status = o->error == ENOMEM ? HS_ERR_NOMEM : HS_ERR_IO;
+        set_error(err, status, "cannot write %s: %s", path,
+                  strerror(o->error));
+    } else {
+        set_error(err, status, "cannot write %s: %s", path,
+                  hs_strerror(status));
+    }
+    hs_output_abort(o);
+    return status;
 }
 
 void hs_output_abort(hs_output *o)

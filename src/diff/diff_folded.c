@@ -3,13 +3,17 @@
  * output of flamegraph.pl's difffolded.pl, which flamegraph.pl turns into
  * a differential flame graph (red grew, blue shrank).
  *
- * Each run is rendered by hs_render_folded(), so frames are exactly those
- * of `heapscope folded` (the same cleaning, the same -hc stacks), then the
- * lines are matched by their frames.
+ * Each run is rendered by the folded renderer, so frames are those of
+ * `heapscope folded` (the same cleaning), then the lines are matched by
+ * their frames. One rule names -hc frames alike in both runs: when either
+ * run is a runtime .hp, whose keys have no module names ("main",
+ * "PINNED"), both runs' frames come from their band names, the keys the
+ * text and JSON diffs match by; two eventlogs keep "Module.label" frames.
  */
 #include "heapscope/diff.h"
 #include "common/internal.h"
 #include "diff/diff_internal.h"
+#include "render/folded_internal.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -66,10 +70,10 @@ static int add_lines(struct merge *m, const char *text, size_t len,
 }
 
 static int render_run(const hs_census *c, const hs_folded_options *opt,
-                      hs_membuf *mb)
+                      bool hp_keys, hs_membuf *mb)
 {
     hs_sink s = hs_membuf_sink(mb);
-    int st = hs_render_folded(c, &s, opt);
+    int st = hs__render_folded_keys(c, &s, opt, hp_keys);
     return st == HS_ERR_NO_DATA ? HS_OK : st; /* no lines: all zero */
 }
 
@@ -87,10 +91,14 @@ int hs_render_diff_folded(const hs_diff *d, hs_sink *out,
     memset(&m, 0, sizeof m);
     m.alloc = hs__diff_allocator(d);
     hs_intern_init(&m.stacks, m.alloc);
+    bool hp_keys = false;
+    for (int k = 0; k < 2; k++)
+        hp_keys |= hs_census_get_info(hs_diff_census(d, k))->source ==
+                   HS_SOURCE_HP;
     int st = HS_OK;
     for (int k = 0; k < 2 && st == HS_OK; k++) {
         hs_membuf mb = {0};
-        st = render_run(hs_diff_census(d, k), opt, &mb);
+        st = render_run(hs_diff_census(d, k), opt, hp_keys, &mb);
         if (st == HS_OK)
             st = add_lines(&m, mb.data, mb.len, k, hs_diff_is_normalized(d));
         hs_membuf_free(&mb);

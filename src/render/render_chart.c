@@ -225,6 +225,35 @@ void hs_chart_options_init(hs_chart_options *opt)
 
 bool hs_chart_available(void) { return true; }
 
+int hs_chart_check(hs_error *err)
+{
+    hs_membuf mb;
+    hs_membuf_init(&mb, NULL);
+    hs_sink out = hs_membuf_sink(&mb);
+    hs_chart_options opt;
+    hs_chart_options_init(&opt);
+    hs_chart_doc d;
+    double w = 0;
+    int st = hs_chart_doc_open(&d, &opt, &out, "check", NULL);
+    if (st == HS_OK) {
+        w = hs_chart_text_width(&d.cv, "0123456789 MiB", 12, false);
+        st = hs_chart_doc_close(&d);
+    }
+    hs_membuf_free(&mb);
+    if (st == HS_OK && !(w > 0))
+        st = HS_ERR_NOMEM; /* no font: pango lays text out as nothing */
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->code = st;
+        err->event_index = UINT64_MAX;
+        if (st)
+            snprintf(err->message, sizeof err->message,
+                     "cairo and pango cannot draw text here (%s; short of "
+                     "memory or fonts?)", hs_strerror(st));
+    }
+    return st;
+}
+
 static void chart_free(chart *ch, const hs_allocator *a)
 {
     hs_free(a, ch->title);

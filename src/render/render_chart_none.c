@@ -13,6 +13,17 @@ void hs_chart_options_init(hs_chart_options *opt)
 
 bool hs_chart_available(void) { return false; }
 
+int hs_chart_check(hs_error *err)
+{
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->code = HS_ERR_INVALID;
+        err->event_index = UINT64_MAX;
+        strcpy(err->message, "this build has no charts");
+    }
+    return HS_ERR_INVALID;
+}
+
 int hs_render_chart(const hs_census *c, hs_sink *out,
                     const hs_chart_options *opt)
 {

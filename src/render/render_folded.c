@@ -22,6 +22,7 @@
 #include "heapscope/render.h"
 #include "heapscope/mlpd_census.h"
 #include "common/internal.h"
+#include "render/folded_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -191,14 +192,14 @@ static void band_frames(struct folded *f, const hs_census *c, size_t band,
 }
 
 static int heap_weights(struct folded *f, const hs_census *c,
-                        hs_folded_weight weight)
+                        hs_folded_weight weight, bool hp_keys)
 {
     const hs_census_info *info = hs_census_get_info(c);
     size_t ns = hs_census_sample_count(c);
     size_t nb = hs_census_band_count(c);
     /* 1: stacks of cost-centre ids; 2: a runtime .hp's -hc keys */
     int cc = info->breakdown != HS_BREAKDOWN_COST_CENTRE ? 0
-             : info->source == HS_SOURCE_HP              ? 2
+             : info->source == HS_SOURCE_HP || hp_keys   ? 2
                                                           : 1;
     double *w = hs_calloc(f->alloc, nb ? nb : 1, sizeof *w);
     if (!w)
@@ -299,6 +300,12 @@ static uint64_t printed_weight(double w)
 int hs_render_folded(const hs_census *c, hs_sink *out,
                      const hs_folded_options *opt)
 {
+    return hs__render_folded_keys(c, out, opt, false);
+}
+
+int hs__render_folded_keys(const hs_census *c, hs_sink *out,
+                           const hs_folded_options *opt, bool hp_keys)
+{
     hs_folded_options def = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
     if (!opt)
         opt = &def;
@@ -329,7 +336,7 @@ int hs_render_folded(const hs_census *c, hs_sink *out,
                  ? time_weights(&f, c, opt->per_capability)
              : opt->source == HS_FOLDED_ALLOC
                  ? alloc_weights(&f, c, opt->weight == HS_WEIGHT_COUNT)
-                 : heap_weights(&f, c, opt->weight);
+                 : heap_weights(&f, c, opt->weight, hp_keys);
     hs_outbuf *o = st ? NULL : hs_malloc(f.alloc, sizeof *o);
     if (!st && !o)
         st = HS_ERR_NOMEM;

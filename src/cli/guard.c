@@ -1,0 +1,196 @@
+/*
+ * Guards against failures inside cairo, pango, fontconfig and GLib, which
+ * abort or crash when short of memory (ulimit -v) rather than return an
+ * error, and whose start can wait forever: pango loads fontconfig in a
+ * GLib worker thread and waits for it, and a thread that cannot be made
+ * never comes. A fatal signal removes the set's work directory and exits
+ * 5 with a message; so does a stall while charts or a set are written
+ * (no CPU time used for STALL_SECONDS); and the first chart is preceded
+ * by a check (hs_chart_check), so that most such failures are an exit
+ * status before any file is written: never a crash beside half a set, a
+ * work directory left behind, or a hang.
+ */
+#include "cli.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A stall: this long without the process using CPU time while a chart
+ * or a set is being written. Drawing is CPU-bound, so a process that has
+ * used none for this long waits for what will not come (a GLib worker
+ * thread that could not be made). */
+enum { STALL_SECONDS = 20 };
+
+static char workdir[PATH_MAX];
+static volatile sig_atomic_t have_workdir;
+/* an output written through a temporary file beside it: its directory
+ * and the temporary names' prefix ("NAME.tmp") */
+static char outdir[PATH_MAX], outprefix[NAME_MAX + 8];
+static volatile sig_atomic_t have_output;
+
+void cli_guard_output(const char *path)
+{
+    have_output = 0;
+    if (!path || strcmp(path, "-") == 0)
+        return;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+    if (dlen + 2 > sizeof outdir || strlen(name) + 5 > sizeof outprefix)
+        return;
+    memcpy(outdir, slash ? path : "./", slash ? dlen : 2);
+    outdir[slash ? dlen : 2] = 0;
+    strcpy(outprefix, name);
+    strcat(outprefix, ".tmp");
+    have_output = 1;
+}
+
+void cli_guard_workdir(const char *dir)
+{
+    have_workdir = 0;
+    if (dir && strlen(dir) < sizeof workdir) {
+        strcpy(workdir, dir);
+        have_workdir = 1;
+    }
+}
+
+/* Removes the files of dir whose names start with prefix ("": all), with
+ * async-signal-safe calls. */
+static void remove_files(const char *dir, const char *prefix)
+{
+    size_t plen = strlen(prefix);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char buf[4096];
+    long n;
+    while (fd >= 0 && (n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+        for (long off = 0; off < n;) {
+            /* struct linux_dirent64: ino, off, reclen, type, name */
+            unsigned short reclen;
+            memcpy(&reclen, buf + off + 16, sizeof reclen);
+            const char *name = buf + off + 19;
+            if (strcmp(name, ".") && strcmp(name, "..") &&
+                strncmp(name, prefix, plen) == 0)
+                unlinkat(fd, name, 0);
+            off += reclen;
+        }
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Removes the work directory (its files are flat: the set's and their
+ * temporary names) and the output's temporary file. */
+static void remove_workdir(void)
+{
+    if (have_workdir) {
+        remove_files(workdir, "");
+        rmdir(workdir);
+        have_workdir = 0;
+    }
+    if (have_output) {
+        remove_files(outdir, outprefix);
+        have_output = 0;
+    }
+}
+
+static void say(const char *s) { (void)!write(2, s, strlen(s)); }
+
+static volatile sig_atomic_t watching;
+static int64_t last_cpu_ns = -1;
+
+static int64_t cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return -1;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void on_fatal(int sig);
+
+/* The stall watchdog's tick: a stall is fatal, anything else re-arms. */
+static void on_tick(int sig)
+{
+    int64_t now = cpu_ns();
+    bool stalled = now >= 0 && last_cpu_ns >= 0 &&
+                   now - last_cpu_ns < 10000000; /* under 10 ms */
+    last_cpu_ns = now;
+    if (stalled && watching)
+        on_fatal(sig);
+    if (watching)
+        alarm(STALL_SECONDS);
+}
+
+static void on_fatal(int sig)
+{
+    remove_workdir();
+    char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), 0};
+    if (sig == SIGALRM) {
+        say("heapscope: stalled: no progress in 20 s while drawing "
+            "(pango waits for a thread that could not start: short of "
+            "memory?); no file of the set was replaced\n");
+    } else {
+        say("heapscope: a library failed fatally (signal ");
+        say(num[0] == '0' ? num + 1 : num);
+        say("), probably short of memory (ulimit -v?); no file of the set "
+            "was replaced\n");
+    }
+    _exit(EXIT_INTERNAL);
+}
+
+void cli_guard_install(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
+                               SIGABRT};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+void cli_guard_watch(bool on)
+{
+    if (on == (watching != 0))
+        return;
+    watching = 0;
+    alarm(0);
+    if (!on)
+        return;
+    cli_guard_install();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_tick;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    last_cpu_ns = cpu_ns();
+    watching = 1;
+    alarm(STALL_SECONDS);
+}
+
+int cli_check_charts(void)
+{
+    static int rc = -1;
+    if (rc >= 0 || !hs_chart_available())
+        return rc < 0 ? EXIT_OK : rc;
+    bool was = watching;
+    cli_guard_watch(true);
+    hs_error err;
+    int st = hs_chart_check(&err);
+    cli_guard_watch(was);
+    rc = st == HS_OK ? EXIT_OK : EXIT_INTERNAL;
+    if (st != HS_OK)
+        cli_errorf("%s", err.message);
+    return rc;
+}
