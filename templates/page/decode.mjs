@@ -15,7 +15,7 @@ const MORE = new Uint8Array(128);
 // values are.
 // Into `out` when given: one buffer for all of a run's bands, as
 // chromium takes some 10 us to allocate each typed array's own.
-function decodeColumn(s, n, out) {
+export function decodeColumn(s, n, out) {
   out = out || new Float64Array(n);
   const len = s.length;
   let prev = 0, k = 0, i = 0;

@@ -18,7 +18,7 @@ export function fmtSec(s) {
   return (s / 60).toFixed(2) + ' min';
 }
 export function fmtPct(x) { return (100 * x).toFixed(x < 0.001 ? 2 : 1) + '%'; }
-function niceStep(range, target) {
+export function niceStep(range, target) {
   const raw = range / Math.max(1, target);
   const p = Math.pow(10, Math.floor(Math.log10(raw)));
   const m = raw / p;

@@ -1,8 +1,9 @@
 /* The flame views: cost-centre stacks by heap and the time profile. */
 import { el, option } from './dom.mjs';
 import { fmtBytes, fmtPct, fmtSec } from './format.mjs';
+import { peakIndex } from './stats.mjs';
 import { S, runs, ui } from './state.mjs';
-import { addPath, newNode } from './select.mjs';
+import { addPath, newNode, subtreeBands } from './select.mjs';
 import { showTab } from './panels.mjs';
 import { redraw } from './main.mjs';
 
@@ -50,7 +51,7 @@ export function buildFlamePanel() {
 
 export function drawFlame() {
   const run = runs[0];
-  const peakIdx = (() => { let best = 0, bi = 0; for (let i = 0; i < run.n; i++) { let s = 0; for (const b of run.bands) s += b.v[i]; if (s > best) { best = s; bi = i; } } return bi; })();
+  const peakIdx = peakIndex(run);
   const root = newNode('all', []);
   for (const b of run.bands) {
     const w = S.flameWeight === 'peak' ? b.v[peakIdx] : b.bs;
@@ -58,10 +59,8 @@ export function drawFlame() {
   }
   const unit = S.flameWeight === 'peak' ? fmtBytes : (x => fmtBytes(x) + '·s');
   renderIcicle(ui.flame, root, unit, n => {
-    const names = new Set();
-    (function collect(x) { for (const b of x.bands) names.add(b.name); for (const k of x.kids.values()) collect(k); })(n);
     S.flameRoot = n.path;
-    S.visible = names.size ? names : null;
+    S.visible = subtreeBands(n);
     S.search = ''; ui.search.value = '';
     S.tab = 'chart'; showTab();
   });

@@ -1,29 +1,24 @@
 /* The legend (click to choose bands) and the list of markers. */
 import { el } from './dom.mjs';
 import { fmtBytes, fmtSec } from './format.mjs';
+import { peakWithin } from './stats.mjs';
 import { S, runs, ui, windowOf } from './state.mjs';
+import { nextVisible } from './select.mjs';
 import { setWindow } from './hover.mjs';
 import { redraw } from './main.mjs';
 
 function legendClick(ev, s) {
   if (!s.band) return;
   const name = s.name;
-  if (ev.ctrlKey || ev.shiftKey || ev.metaKey) {
-    if (!S.visible) S.visible = new Set(ui.charts[0].ser.filter(x => x.band).map(x => x.name));
-    if (S.visible.has(name)) S.visible.delete(name); else S.visible.add(name);
-    if (!S.visible.size) S.visible = null;
-  } else {
-    S.visible = S.visible && S.visible.size === 1 && S.visible.has(name) ? null : new Set([name]);
-  }
+  const additive = ev.ctrlKey || ev.shiftKey || ev.metaKey;
+  S.visible = nextVisible(S.visible, name, additive, ui.charts[0].ser.filter(x => x.band).map(x => x.name));
   redraw();
 }
 
 export function drawLegend() {
   const seen = new Map();
   for (const c of ui.charts) for (const s of c.ser) {
-    const [w0, w1] = windowOf(c.run);
-    let pk = 0;
-    for (let i = 0; i < c.run.n; i++) if (c.run.t[i] >= w0 && c.run.t[i] <= w1 && s.v[i] > pk) pk = s.v[i];
+    const pk = peakWithin(c.run, s.v, windowOf(c.run));
     const e = seen.get(s.name);
     if (!e) seen.set(s.name, { s, pk }); else e.pk = Math.max(e.pk, pk);
   }

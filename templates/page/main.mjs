@@ -32,7 +32,7 @@ export function redraw() {
 
 function redrawNow() {
   if (S.tab === 'chart' && ui.charts) {
-    for (const c of ui.charts) c.ser = chooseSeries(c.run);
+    for (const c of ui.charts) c.ser = chooseSeries(c.run, S);
     let shared = 0;
     if (compare && S.kind !== 'normalized') {
       for (const c of ui.charts) {

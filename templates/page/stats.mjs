@@ -1,6 +1,7 @@
 /* Figures over a run's samples: binary search, the per-pixel reduction
- * and stacking the chart draws, and each band's figures over a window. */
-import { windowOf } from './state.mjs';
+ * and stacking the chart draws, and each band's figures over a window.
+ * Pure: unit-tested under node. A run here is what loadRun() returns: n
+ * samples at times t (seconds), bands with their values v. */
 
 export function lowerBound(a, x, lo, hi) {
   while (lo < hi) { const m = (lo + hi) >> 1; if (a[m] < x) lo = m + 1; else hi = m; }
@@ -57,8 +58,11 @@ export function stackUp(red, kind) {
   }
   return { layers: out, ymax: kind === 'normalized' ? 1 : ymax };
 }
-export function windowStats(run) {
-  const [w0, w1] = windowOf(run);
+// Each band's figures over the window [w0, w1] (seconds, the ends
+// included): its peak pk, the time pt of its first peak, its byte-seconds
+// bs (trapezoids between the window's samples; a lone sample's bytes) and
+// its share of all the bands' byte-seconds.
+export function windowStats(run, [w0, w1]) {
   const i0 = lowerBound(run.t, w0, 0, run.n), i1 = lowerBound(run.t, w1 * (1 + 1e-12) + 1e-12, 0, run.n);
   const out = run.bands.map(b => {
     let pk = 0, pt = i0 < run.n ? run.t[i0] : 0, bs = 0;
@@ -73,6 +77,24 @@ export function windowStats(run) {
   const total = out.reduce((a, x) => a + x.bs, 0);
   for (const x of out) x.share = total > 0 ? x.bs / total : 0;
   return out;
+}
+
+// The largest of values v at the samples within [w0, w1].
+export function peakWithin(run, v, [w0, w1]) {
+  let pk = 0;
+  for (let i = 0; i < run.n; i++) if (run.t[i] >= w0 && run.t[i] <= w1 && v[i] > pk) pk = v[i];
+  return pk;
+}
+
+// The sample at which all the bands together are largest (the first such).
+export function peakIndex(run) {
+  let best = 0, bi = 0;
+  for (let i = 0; i < run.n; i++) {
+    let s = 0;
+    for (const b of run.bands) s += b.v[i];
+    if (s > best) { best = s; bi = i; }
+  }
+  return bi;
 }
 
 export function sparkline(b, run) {

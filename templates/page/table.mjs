@@ -43,7 +43,7 @@ export function forgetTableStats() { tableKey = ''; }
 export function drawTable() {
   const run = runs[compare ? 1 : 0];
   const key = JSON.stringify([S.win, S.timeMode]);
-  if (key !== tableKey || !run.ws) { run.ws = windowStats(run); tableKey = key; }
+  if (key !== tableKey || !run.ws) { run.ws = windowStats(run, windowOf(run)); tableKey = key; }
   const f = S.tableFilter.trim().toLowerCase();
   tableRows = run.ws.filter(x => !f || x.b.name.toLowerCase().includes(f));
   const [k, dir] = S.tableSort;
