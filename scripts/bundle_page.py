@@ -2,6 +2,7 @@
 """Joins the page's ES modules into the one classic script the page carries.
 
 usage: bundle_page.py OUTPUT ENTRY.mjs [MODULE.mjs ...]
+       bundle_page.py --self-test
 
 The report page is one self-contained file with a strict Content-Security-
 Policy (its own inline script, hashed; no network), so it cannot load
@@ -25,6 +26,7 @@ So that the joined script means what the modules mean, it fails when:
 import os
 import re
 import sys
+import tempfile
 
 IMPORT = re.compile(r"^import\s*\{([^}]*)\}\s*from\s*'\./([\w-]+\.mjs)';[ \t]*\n",
                     re.M)
@@ -146,7 +148,52 @@ def bundle(paths):
     return '\n'.join(out)
 
 
+# Module sets for --self-test: None where the bundle must be made, else a
+# word of the error it must fail with. `a.mjs` is the entry.
+SELF_TESTS = [
+    ({'a.mjs': "import { f } from './b.mjs';\nf();\n",
+      'b.mjs': "export function f() { return 1; }\n"}, None),
+    ({'a.mjs': "import { g } from './b.mjs';\ng();\n",
+      'b.mjs': "export function f() {}\n"}, 'does not export'),
+    ({'a.mjs': "import { f } from './b.mjs';\nconst x = 1;\n",
+      'b.mjs': "export function f() {}\nconst x = 2;\n"}, 'declared in'),
+    ({'a.mjs': "import './b.mjs';\nf();\n",
+      'b.mjs': "export function f() {}\n"}, 'cannot rewrite'),
+    ({'a.mjs': "import { f as g } from './b.mjs';\ng();\n",
+      'b.mjs': "export function f() {}\n"}, 'no "as"'),
+    ({'a.mjs': "export default 1;\n"}, 'cannot rewrite'),
+    ({'a.mjs': "import { f } from './b.mjs';\nf(h);\n",
+      'b.mjs': "export function f() {}\nexport function h() {}\n"}, 'without importing'),
+    ({'a.mjs': "import { f } from './b.mjs';\nf();\n",
+      'b.mjs': "export function f() {}\n", 'c.mjs': "let y;\n"}, 'not reached'),
+    ({'a.mjs': "import { f } from './z.mjs';\nf();\n"}, 'not among'),
+]
+
+
+def self_test():
+    """Shows that each rule fails a bad module set and a good one passes."""
+    bad = 0
+    for k, (files, want) in enumerate(SELF_TESTS):
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in files.items():
+                with open(os.path.join(d, name), 'w') as f:
+                    f.write(text)
+            paths = [os.path.join(d, n) for n in sorted(files)]
+            try:
+                bundle(paths)
+                got = None
+            except BundleError as e:
+                got = str(e)
+            if (want is None) != (got is None) or (want and want not in got):
+                print(f'self-test {k}: wanted {want!r}, got {got!r}')
+                bad += 1
+    print(f'{len(SELF_TESTS) - bad} of {len(SELF_TESTS)} self-tests passed')
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ['--self-test']:
+        sys.exit(self_test())
     if len(sys.argv) < 3:
         sys.exit(__doc__.strip().split('\n\n')[1])
     dst, paths = sys.argv[1], sys.argv[2:]
