@@ -61,7 +61,7 @@ static size_t count(const char *hay, const char *needle)
     return n;
 }
 
-/* The varint column of page.h, decoded as page.js does. */
+/* The varint column of page.h, decoded as templates/page/decode.mjs does. */
 static size_t decode_column(const char *s, size_t len, uint64_t *out, size_t n)
 {
     static const char last[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef";

@@ -117,7 +117,7 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  * more digits to come); a zero delta repeated n >= 2 times is written as
  * the varint of 2n+1 and any other delta d as the varint of 2*zigzag(d);
  * a column shorter than its count repeats its last value (see
- * src/render/page_column.c and templates/page.js, decodeColumn()).
+ * src/render/page_column.c and templates/page/decode.mjs, decodeColumn()).
  * Returns as hs_render_page().
  */
 HS_API int hs_render_page_data(const hs_census *c, const hs_page_options *opt,

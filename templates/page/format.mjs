@@ -1,0 +1,42 @@
+/* Numbers as the page shows them: bytes, times, shares, and the round
+ * ticks of the chart's axes. Pure: unit-tested under node. */
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+export function fmtBytes(v) {
+  let k = 0;
+  while (Math.abs(v) >= 1024 && k < 4) { v /= 1024; k++; }
+  if (k === 0) return Math.round(v) + ' B';
+  const a = Math.abs(v);
+  return v.toFixed(a < 10 ? 2 : a < 100 ? 1 : 0) + ' ' + UNITS[k];
+}
+export function fmtExact(v) {
+  return Math.round(v).toLocaleString('en-US') + ' B';
+}
+export function fmtSec(s) {
+  if (s === 0) return '0 s';
+  if (Math.abs(s) < 1) return (s * 1000).toFixed(s < 0.01 ? 2 : 1) + ' ms';
+  if (Math.abs(s) < 120) return s.toFixed(3) + ' s';
+  return (s / 60).toFixed(2) + ' min';
+}
+export function fmtPct(x) { return (100 * x).toFixed(x < 0.001 ? 2 : 1) + '%'; }
+export function niceStep(range, target) {
+  const raw = range / Math.max(1, target);
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const m = raw / p;
+  return (m < 1.5 ? 1 : m < 3 ? 2 : m < 7 ? 5 : 10) * p;
+}
+// Ticks at round numbers of the unit the largest value is shown in
+// (bytes in KiB/MiB/..., times in ms or s).
+export function byteTicks(ymax, target) {
+  let k = 0, u = 1;
+  while (ymax / u >= 1024 && k < 4) { u *= 1024; k++; }
+  const step = niceStep(ymax / u, target) * u;
+  const dec = Math.max(0, -Math.floor(Math.log10(step / u) + 1e-9));
+  return { step, fmt: y => (k ? (y / u).toFixed(dec) : Math.round(y)) + ' ' + UNITS[k] };
+}
+export function timeTicks(span, target) {
+  const ms = span < 2;
+  const u = ms ? 1e-3 : 1;
+  const step = niceStep(span / u, target) * u;
+  const dec = Math.max(0, -Math.floor(Math.log10(step / u) + 1e-9));
+  return { step, fmt: x => (x / u).toFixed(dec) + (ms ? ' ms' : ' s') };
+}

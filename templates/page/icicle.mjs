@@ -1,0 +1,90 @@
+/* The flame views: cost-centre stacks by heap and the time profile. */
+import { el, option } from './dom.mjs';
+import { fmtBytes, fmtPct, fmtSec } from './format.mjs';
+import { peakIndex } from './stats.mjs';
+import { S, runs, ui } from './state.mjs';
+import { addPath, newNode, subtreeBands } from './select.mjs';
+import { showTab } from './panels.mjs';
+import { redraw } from './main.mjs';
+
+function renderIcicle(host, root, unit, onPick) {
+  let focus = root;
+  for (const name of S.flameRoot) { const k = focus.kids.get(name); if (!k) break; focus = k; }
+  const rows = [];
+  const total = focus.w || 1;
+  function walk(n, depth, x0) {
+    if (!rows[depth]) rows[depth] = [];
+    rows[depth].push({ n, x0, w: n.w / total });
+    let x = x0;
+    const kids = [...n.kids.values()].sort((a, b) => b.w - a.w);
+    for (const k of kids) { if (k.w / total >= 0.001) walk(k, depth + 1, x); x += k.w / total; }
+  }
+  walk(focus, 0, 0);
+  const box = el('div', { class: 'icicle', style: 'height:' + (rows.length * 22) + 'px' });
+  rows.forEach((row, d) => row.forEach(({ n, x0, w }) => {
+    const label = (n === root ? 'all' : n.name) + ' · ' + unit(n.w) + ' (' + fmtPct(n.w / (root.w || 1)) + ')';
+    const hue = n === root ? '#c8c8c8' : 'hsl(' + (20 + (hash(n.name) % 40)) + ',75%,' + (62 + hash(n.name) % 14) + '%)';
+    box.append(el('div', { class: 'frame', title: label, 'data-path': JSON.stringify(n.path),
+      style: 'left:' + (x0 * 100) + '%;width:' + (w * 100) + '%;top:' + (d * 22) + 'px;background:' + hue,
+      onclick: () => onPick(n) }, el('span', { text: label })));
+  }));
+  host.replaceChildren(el('div', { class: 'crumbs' }, ...crumbs(root)), box);
+}
+
+function crumbs(root) {
+  const out = [el('button', { type: 'button', text: 'all', onclick: () => { S.flameRoot = []; redraw(); } })];
+  S.flameRoot.forEach((name, k) => out.push(' › ', el('button', { type: 'button', text: name,
+    onclick: () => { S.flameRoot = S.flameRoot.slice(0, k + 1); redraw(); } })));
+  return out;
+}
+
+function hash(s) { let h = 2166136261; for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619); return h >>> 0; }
+
+export function buildFlamePanel() {
+  ui.flame = el('div', { class: 'flame' });
+  const weight = el('select', { 'aria-label': 'flame weight', onchange: () => { S.flameWeight = weight.value; drawFlame(); } },
+    option('peak', 'bytes at the peak sample', S.flameWeight), option('bs', 'byte-seconds over the run', S.flameWeight));
+  return el('section', { class: 'panel', 'data-tab': 'flame' },
+    el('p', { class: 'hint' }, 'Cost-centre stacks, outermost at the top, by ', weight,
+      '. Click a frame to show only its subtree in the chart.'), ui.flame);
+}
+
+export function drawFlame() {
+  const run = runs[0];
+  const peakIdx = peakIndex(run);
+  const root = newNode('all', []);
+  for (const b of run.bands) {
+    const w = S.flameWeight === 'peak' ? b.v[peakIdx] : b.bs;
+    if (w > 0) addPath(root, b.stack || [], run.frames, w, b);
+  }
+  const unit = S.flameWeight === 'peak' ? fmtBytes : (x => fmtBytes(x) + '·s');
+  renderIcicle(ui.flame, root, unit, n => {
+    S.flameRoot = n.path;
+    S.visible = subtreeBands(n);
+    S.search = ''; ui.search.value = '';
+    S.tab = 'chart'; showTab();
+  });
+}
+
+export function buildTimePanel() {
+  const tp = runs[0].tprof;
+  const caps = [...new Set(tp.caps.map(c => c[1]))].sort((a, b) => a - b);
+  const sel = el('select', { 'aria-label': 'capability', onchange: () => { S.flameCap = +sel.value; S.flameRoot = []; drawTimeFlame(); } },
+    option('-1', 'all capabilities', String(S.flameCap)), ...caps.map(c => option(String(c), 'capability ' + c, String(S.flameCap))));
+  ui.tflame = el('div', { class: 'flame' });
+  ui.ttotal = el('p', { class: 'ticks' });
+  return el('section', { class: 'panel', 'data-tab': 'time' },
+    el('p', { class: 'hint' }, 'Time profile: ticks per cost-centre stack (one tick every ' + fmtSec(tp.tick_us / 1e6) + '), ', sel, '.'),
+    ui.ttotal, ui.tflame);
+}
+
+export function drawTimeFlame() {
+  const run = runs[0], tp = run.tprof;
+  const root = newNode('all', []);
+  if (S.flameCap < 0) for (const [ticks, stack] of tp.stacks) addPath(root, stack.slice().reverse(), run.frames, ticks, null);
+  else for (const [si, cap, ticks] of tp.caps) if (cap === S.flameCap) addPath(root, tp.stacks[si][1].slice().reverse(), run.frames, ticks, null);
+  ui.ttotal.textContent = root.w.toLocaleString('en-US') + ' ticks' + (S.flameCap >= 0 ? ' on capability ' + S.flameCap : '') +
+    (tp.tick_us ? ' ≈ ' + fmtSec(root.w * tp.tick_us / 1e6) : '');
+  ui.ttotal.dataset.ticks = String(root.w);
+  renderIcicle(ui.tflame, root, x => x.toLocaleString('en-US') + ' ticks', n => { S.flameRoot = n.path; drawTimeFlame(); });
+}

@@ -1,0 +1,62 @@
+// Numbers as the page shows them (templates/page/format.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fmtBytes, fmtExact, fmtSec, fmtPct, niceStep, byteTicks, timeTicks } from '../../templates/page/format.mjs';
+
+test('fmtBytes: binary units, 3 significant figures', () => {
+  assert.equal(fmtBytes(0), '0 B');
+  assert.equal(fmtBytes(1023), '1023 B');
+  assert.equal(fmtBytes(1024), '1.00 KiB');
+  assert.equal(fmtBytes(1536), '1.50 KiB');
+  assert.equal(fmtBytes(50 * 1024), '50.0 KiB');
+  assert.equal(fmtBytes(500 * 1024), '500 KiB');
+  assert.equal(fmtBytes(3 * 1024 ** 3), '3.00 GiB');
+  assert.equal(fmtBytes(2048 * 1024 ** 4), '2048 TiB');
+  assert.equal(fmtBytes(-2048), '-2.00 KiB');
+});
+
+test('fmtExact: every byte, with separators', () => {
+  assert.equal(fmtExact(1234567.4), '1,234,567 B');
+});
+
+test('fmtSec: ms below a second, s below two minutes, then minutes', () => {
+  assert.equal(fmtSec(0), '0 s');
+  assert.equal(fmtSec(0.005), '5.00 ms');
+  assert.equal(fmtSec(0.25), '250.0 ms');
+  assert.equal(fmtSec(1.5), '1.500 s');
+  assert.equal(fmtSec(150), '2.50 min');
+});
+
+test('fmtPct: one decimal, two for tiny shares', () => {
+  assert.equal(fmtPct(0.5), '50.0%');
+  assert.equal(fmtPct(0.0005), '0.05%');
+});
+
+test('niceStep: 1, 2, 5 times a power of ten', () => {
+  assert.equal(niceStep(100, 10), 10);
+  assert.equal(niceStep(100, 5), 20);
+  assert.equal(niceStep(100, 25), 5);
+  assert.equal(niceStep(0.3, 3), 0.1);
+});
+
+test('byteTicks: round steps in the unit of the largest value', () => {
+  const b = byteTicks(1000, 5);
+  assert.equal(b.step, 200);
+  assert.equal(b.fmt(400), '400 B');
+  const k = byteTicks(10 * 1024 * 1024, 5);
+  assert.equal(k.step, 2 * 1024 * 1024);
+  assert.equal(k.fmt(4 * 1024 * 1024), '4 MiB');
+  const f = byteTicks(1.5 * 1024, 3);
+  assert.equal(f.step, 0.5 * 1024);
+  assert.equal(f.fmt(512), '0.5 KiB');
+});
+
+test('timeTicks: ms for spans under 2 s, else s', () => {
+  const ms = timeTicks(0.5, 5);
+  assert.equal(ms.step, 0.1);
+  assert.equal(ms.fmt(0.2), '200 ms');
+  const s = timeTicks(10, 4);
+  assert.equal(s.step, 2);
+  assert.equal(s.fmt(4), '4 s');
+  assert.equal(timeTicks(3, 6).fmt(1.5), '1.5 s');
+});
