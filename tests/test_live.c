@@ -228,7 +228,7 @@ static void test_page_from_first_byte(void)
     hs_membuf page = {0};
     hs_sink ps = hs_membuf_sink(&page);
     CU_ASSERT_EQUAL(hs_render_page(hs_live_census(l), &po, &ps), HS_OK);
-    CU_ASSERT_PTR_NOT_NULL(page.data && strstr(page.data, "waiting for the program"));
+    CU_ASSERT_PTR_NOT_NULL(page.data && strstr(page.data, "waiting for the program's first GC events"));
     hs_live_metrics m;
     CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
     CU_ASSERT_PTR_NULL(hs_live_census_hint(&m, HS_LIVE_STREAM));

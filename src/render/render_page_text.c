@@ -254,8 +254,8 @@ static void add_no_samples(line *l, const hs_census *c, bool live)
     if (hs_census_tprof_count(c))
         add(l, "time profile" DOT "%zu stacks" DOT "%.3f s",
             hs_census_tprof_count(c), end);
-    else if (live && !lines && !end)
-        add(l, "live" DOT "waiting for the program's first events");
+    else if (live && !lines)
+        add(l, "live" DOT "waiting for the program's first GC events");
     else if (live)
         add(l, "live" DOT "no heap census yet" DOT "%.3f s", end);
     else
