@@ -96,11 +96,17 @@ check "watch text: the final line says done" \
 # as a GHC 9.0 program's unflushed eventlog does): a note says why, once, and
 # the status lines say the census is not flushed yet; once the census came,
 # nothing more. --json-lines gets no note (its lines stay JSON).
-"$FEEDER" fifo "$TMP/fifo" "$LOG" --chunk 8192 --delay-ms 10 \
-  --pause-before-census --pause-ms 4500 >/dev/null &
-timeout 60 "$BIN" watch "$TMP/fifo" --interval 0.2 >"$TMP/hint.out" 2>&1
-rc=$?
-wait
+# unflushed OUT ARGS...: watch ARGS of a FIFO whose census comes 4.5 s late.
+unflushed() {
+  local out=$1
+  shift
+  "$FEEDER" fifo "$TMP/fifo" "$LOG" --chunk 8192 --delay-ms 10 \
+    --pause-before-census --pause-ms 4500 >/dev/null &
+  timeout 60 "$BIN" watch "$TMP/fifo" --interval 0.2 "$@" >"$out" 2>&1
+  rc=$?
+  wait
+}
+unflushed "$TMP/hint.out"
 expect_rc "watch, no census yet" 0
 check "no census yet: one note says why, with 'flush'" \
   same "$(grep -c '^note: No heap census yet\..*flush.*eventlog-flush-interval=1' "$TMP/hint.out")" 1
@@ -108,12 +114,7 @@ check "no census yet: the status lines say it is not flushed" \
   grep -q 'census - (not flushed yet)$' "$TMP/hint.out"
 check "no census yet: the last line has the census" \
   grep -q 'census .*: .*\[done\]$' "$TMP/hint.out"
-"$FEEDER" fifo "$TMP/fifo" "$LOG" --chunk 8192 --delay-ms 10 \
-  --pause-before-census --pause-ms 4500 >/dev/null &
-timeout 60 "$BIN" watch "$TMP/fifo" --interval 0.2 --json-lines \
-  >"$TMP/hint.json" 2>&1
-rc=$?
-wait
+unflushed "$TMP/hint.json" --json-lines
 check "no census yet, --json-lines: JSON lines only" \
   python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/hint.json"
 
