@@ -92,7 +92,7 @@ wait $fpid
 expect_rc "watch tcp: after a block marker" 0
 warned_once "watch tcp: after a block marker"
 check "watch tcp: after a block marker: csv as report's" \
-  cmp -s "$TMP/watch.tcp"/tcp-*.csv "$TMP/report.alone/prog.csv"
+  cmp -s "$TMP/watch.tcp/phases.csv" "$TMP/report.alone/prog.csv"
 
 # ---- only one marker, only at byte 0 ---------------------------------------
 

@@ -115,7 +115,7 @@ while not os.path.exists(stop) and len(bad) < 5:
 print('\n'.join(bad) if bad else 'ok %d readings' % seen)
 EOF
 "$FEEDER" fifo "$TMP/fifo" "$TMP/sets.eventlog" --chunk 2048 --delay-ms 5 &
-python3 "$TMP/reader.py" "$TMP/sets.d" fifo "$TMP/sets.stop" >"$TMP/reader.out" 2>&1 &
+python3 "$TMP/reader.py" "$TMP/sets.d" gen_live "$TMP/sets.stop" >"$TMP/reader.out" 2>&1 &
 timeout 60 "$BIN" watch "$TMP/fifo" -d "$TMP/sets.d" --every 0.05 \
   --interval 10 >/dev/null 2>"$TMP/err"
 rc=$?
@@ -125,7 +125,7 @@ expect_rc "watch -d, read all along" 0
 check "readers of DIR see whole sets only: $(head -3 "$TMP/reader.out" | tr "\n" " ")" \
   grep -q '^ok [1-9][0-9]* readings' "$TMP/reader.out"
 "$BIN" hp "$TMP/sets.eventlog" -o "$TMP/sets.hp" 2>/dev/null
-check "DIR holds the final set" same_file "$TMP/sets.d/fifo.hp" "$TMP/sets.hp"
+check "DIR holds the final set" same_file "$TMP/sets.d/gen_live.hp" "$TMP/sets.hp"
 check "DIR is a link to the set" [ -L "$TMP/sets.d" ]
 check "beside DIR only its hidden store, holding one set" \
   same "$(cd "$TMP" && ls -d sets.d* .sets.d* .sets.d.heapscope/* | wc -l)" 3

@@ -20,6 +20,9 @@
  *   --pause-before-gc     the same pause (--pause-ms) just before the first
  *                         GC or heap event, as eventlog-socket's stream
  *                         does: the header first, GC events later
+ *   --pause-before-census the same pause just before the first heap census
+ *                         (HEAP_PROF_SAMPLE_BEGIN), as a program whose
+ *                         eventlog is not flushed yet: GC events, no census
  *   --runs N              sockets: serve N connections one after another
  *   --expect-census       sockets: read what the client sends and print
  *                         "census-request" for each complete, exact
@@ -54,7 +57,7 @@ typedef struct feed {
     int delay_ms, pause_ms, runs, wait_census_ms;
     long pause_samples;
     size_t pause_at;          /* SIZE_MAX: no pause */
-    bool expect_census, pause_before_gc;
+    bool expect_census, pause_before_gc, pause_before_census;
     unsigned char ctl[64];    /* control bytes received, not yet matched */
     size_t nctl;
     int census_seen;
@@ -113,27 +116,36 @@ static size_t sample_end_offset(const feed *f, long k)
 }
 
 /* The start of the first event the GC summary counts (a collection's
- * statistics or a heap line): the end of the event before it. */
-static size_t first_gc_offset(const feed *f)
+ * statistics or a heap line), or with census of the first heap census:
+ * the end of the event before it. */
+static size_t first_offset(const feed *f, bool census)
 {
     hs_reader *r = hs_reader_new();
     hs_event ev;
     size_t before = 0, at = SIZE_MAX;
     hs_reader_feed(r, f->data, f->len);
     while (at == SIZE_MAX && hs_reader_next(r, &ev) == HS_EVENT) {
+        bool hit;
         switch (ev.tag) {
         case HS_EV_GC_START: case HS_EV_GC_STATS_GHC:
         case HS_EV_HEAP_ALLOCATED: case HS_EV_HEAP_SIZE: case HS_EV_HEAP_LIVE:
         case HS_EV_BLOCKS_SIZE:
-            at = before;
+            hit = !census;
+            break;
+        case HS_EV_HEAP_PROF_SAMPLE_BEGIN:
+            hit = census;
             break;
         default:
-            before = (size_t)hs_reader_offset(r);
+            hit = false;
         }
+        if (hit)
+            at = before;
+        else
+            before = (size_t)hs_reader_offset(r);
     }
     hs_reader_free(r);
     if (at == SIZE_MAX)
-        die("the log has no GC event%s", "");
+        die("the log has no %s", census ? "heap census" : "GC event");
     return at;
 }
 
@@ -275,6 +287,10 @@ int main(int argc, char **argv)
             f.pause_before_gc = true;
             continue;
         }
+        if (strcmp(a, "--pause-before-census") == 0) {
+            f.pause_before_census = true;
+            continue;
+        }
         if (!v)
             die("%s needs a value", a);
         i++;
@@ -295,8 +311,8 @@ int main(int argc, char **argv)
     }
     if (f.pause_samples > 0)
         f.pause_at = sample_end_offset(&f, f.pause_samples);
-    if (f.pause_before_gc)
-        f.pause_at = first_gc_offset(&f);
+    if (f.pause_before_gc || f.pause_before_census)
+        f.pause_at = first_offset(&f, f.pause_before_census);
     signal(SIGPIPE, SIG_IGN);
     if (strcmp(f.mode, "unix") == 0 || strcmp(f.mode, "tcp") == 0) {
         serve_socket(&f);

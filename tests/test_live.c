@@ -152,6 +152,90 @@ static void test_snapshot_before_first_gc(void)
     free(data);
 }
 
+/* The end of the event before the first heap census of data. */
+static size_t first_census_offset(const uint8_t *data, size_t len)
+{
+    hs_reader *r = hs_reader_new();
+    hs_event ev;
+    size_t before = 0, at = 0;
+    hs_reader_feed(r, data, len);
+    while (!at && hs_reader_next(r, &ev) == HS_EVENT) {
+        if (ev.tag == HS_EV_HEAP_PROF_SAMPLE_BEGIN)
+            at = before;
+        before = (size_t)hs_reader_offset(r);
+    }
+    hs_reader_free(r);
+    return at;
+}
+
+/* The live page of a stream with GC events and no census yet (GHC 9.0's
+ * leak-hc holds back its censuses to the end of its first buffer): the
+ * library renders it, with the heap lines, the program's name in the
+ * subtitle and the notice; hs_live_census_hint() says why in words with
+ * "flush", and has nothing to say once the census came. */
+static void test_page_before_first_census(void)
+{
+    size_t len;
+    uint8_t *data = sample_log("leak-hc.eventlog", &len);
+    if (!data)
+        return;
+    size_t cut = first_census_offset(data, len);
+    CU_ASSERT(cut > 0);
+    hs_live *l = hs_live_new();
+    CU_ASSERT_EQUAL(hs_live_feed(l, data, cut), HS_OK);
+    hs_live_metrics m;
+    CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
+    const char *hint = hs_live_census_hint(&m, HS_LIVE_STREAM);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hint);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hint, "flush"));
+    CU_ASSERT_PTR_NULL(strstr(hint, "eventlog-socket"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_live_census_hint(&m, HS_LIVE_UNIX),
+                                  "--census-every"));
+    hs_page_options po;
+    hs_page_options_init(&po);
+    po.live_url = "/data.json";
+    po.input = "fifo";
+    po.notice = hint;
+    hs_membuf page = {0}, doc = {0};
+    hs_sink ps = hs_membuf_sink(&page), ds = hs_membuf_sink(&doc);
+    CU_ASSERT_EQUAL(hs_render_page(hs_live_census(l), &po, &ps), HS_OK);
+    CU_ASSERT_EQUAL(hs_render_page_data(hs_live_census(l), &po, &ds), HS_OK);
+    CU_ASSERT_PTR_NOT_NULL(page.data && strstr(page.data, "<p class=\"sub\">leak \xc2\xb7 live"));
+    CU_ASSERT_PTR_NOT_NULL(doc.data && strstr(doc.data, "\"points\":0,"));
+    CU_ASSERT_PTR_NOT_NULL(doc.data && strstr(doc.data, "\"lines\":{\"heap\":["));
+    CU_ASSERT_PTR_NOT_NULL(doc.data && strstr(doc.data, "\"live\":["));
+    CU_ASSERT_PTR_NOT_NULL(doc.data && strstr(doc.data, "eventlog-flush-interval"));
+    /* without live_url the census is still nothing to show */
+    po.live_url = NULL;
+    CU_ASSERT_EQUAL(hs_render_page_data(hs_live_census(l), &po, &ds), HS_ERR_NO_DATA);
+    CU_ASSERT_EQUAL(feed_all(l, data + cut, len - cut, 1 << 16), HS_DONE);
+    CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
+    CU_ASSERT_PTR_NULL(hs_live_census_hint(&m, HS_LIVE_STREAM));
+    hs_membuf_free(&page);
+    hs_membuf_free(&doc);
+    hs_live_free(l);
+    free(data);
+}
+
+/* An empty census (a live page before the stream's first byte) renders
+ * as a page that waits. */
+static void test_page_from_first_byte(void)
+{
+    hs_live *l = hs_live_new();
+    hs_page_options po;
+    hs_page_options_init(&po);
+    po.live_url = "/data.json";
+    hs_membuf page = {0};
+    hs_sink ps = hs_membuf_sink(&page);
+    CU_ASSERT_EQUAL(hs_render_page(hs_live_census(l), &po, &ps), HS_OK);
+    CU_ASSERT_PTR_NOT_NULL(page.data && strstr(page.data, "waiting for the program's first GC events"));
+    hs_live_metrics m;
+    CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
+    CU_ASSERT_PTR_NULL(hs_live_census_hint(&m, HS_LIVE_STREAM));
+    hs_membuf_free(&page);
+    hs_live_free(l);
+}
+
 static void test_truncated_and_malformed(void)
 {
     size_t len;
@@ -433,6 +517,9 @@ int main(void)
          test_snapshot_equals_finish},
         {"a snapshot before the first GC event is no error",
          test_snapshot_before_first_gc},
+        {"the page of a stream before its first census",
+         test_page_before_first_census},
+        {"a live page from the first byte", test_page_from_first_byte},
         {"truncated and malformed streams", test_truncated_and_malformed},
         {"compaction keeps each band's maximum", test_compaction_keeps_maxima},
         {"no compaction unless asked", test_no_compaction_by_default},

@@ -202,6 +202,16 @@ typedef struct hs_live_metrics {
 HS_API int hs_live_metrics_get(hs_live *l, hs_live_metrics *m);
 
 /*
+ * Why a stream shows GC events but no heap census yet, in words for a
+ * person (they say how GHC flushes its eventlog and how to make it flush
+ * sooner; for a socket source, how eventlog-socket is asked for a census),
+ * or NULL when *m has a census or no GC figures. `heapscope watch` shows
+ * it once the stream has gone a few seconds so. Static text.
+ */
+HS_API const char *hs_live_census_hint(const hs_live_metrics *m,
+                                       hs_live_source_kind kind);
+
+/*
  * Writes the metrics in Prometheus' text exposition format (version
  * 0.0.4): heapscope_heap_size_bytes, heapscope_live_bytes,
  * heapscope_blocks_bytes, heapscope_allocated_bytes_total,

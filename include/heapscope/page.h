@@ -70,6 +70,12 @@ typedef struct hs_page_options {
     const char *live_url;
     unsigned live_interval_ms;  /* 0: 1000 */
 
+    /*
+     * A line the page shows above its views, or NULL: a live page says
+     * there why it has no heap census yet (hs_live_census_hint()).
+     */
+    const char *notice;
+
     bool no_inline_chart;     /* leave out the SVG chart for no-JS readers */
 } hs_page_options;
 
@@ -79,7 +85,9 @@ HS_API void hs_page_options_init(hs_page_options *opt);
 /*
  * Writes the whole page. The census may hold heap samples, a time profile,
  * both, or neither when opt->gc_json gives a GC tab to show (a log with GC
- * events alone). Returns HS_OK, HS_ERR_NO_DATA (nothing written) when
+ * events alone) or opt->live_url is set: a live page renders a run from
+ * its first byte (heap size and live bytes from the first GC event, before
+ * any census; an empty census gives a page that waits). Returns HS_OK, HS_ERR_NO_DATA (nothing written) when
  * there is nothing to show, HS_ERR_INVALID for a bad option, HS_ERR_NOMEM,
  * or HS_ERR_IO from the sink (output so far is incomplete: write through
  * hs_output).
@@ -94,6 +102,8 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  *   v          format version (1)
  *   title, input, program, rts, breakdown ("hc", ...), breakdown_name,
  *   profile    hs_census_profile_label(), or null
+ *   subtitle   the line under the title, as plain text
+ *   notice     opt->notice, or null
  *   state      {bands, include[], exclude[], sort, kind}
  *   t          sample times, microseconds, as an encoded integer column
  *   exact      true when every sample is kept; false when the samples

@@ -194,6 +194,8 @@ static void text_status(watch *w, const hs_live_metrics *m, FILE *o)
     if (!m->n_gens)
         fputs(" -", o);
     fprintf(o, " max pause %.1f ms", m->max_pause_ns / 1e6);
+    if (!m->samples && w->hint)
+        fputs(" census - (not flushed yet)", o);
     if (m->samples) {
         human(d, sizeof d, (double)m->census_total);
         fprintf(o, " census %s", d);
@@ -257,15 +259,56 @@ static void close_line(watch *w)
 /* --- following the stream --------------------------------------------- */
 
 typedef struct timers {
-    double status, dir, census, invalidated;
+    double status, dir, census, invalidated, hint;
     bool dirty;               /* bytes fed since the last invalidation */
 } timers;
+
+/* Seconds a stream shows GC figures without a census before watch says
+ * why, and how often it looks. */
+#define HINT_AFTER_S 3.0
+#define HINT_EVERY_S 0.25
+
+/* A stream with GC events and no census for a few seconds: says why, once
+ * in the status lines and on the page for as long as it lasts. */
+static void census_hint(watch *w, double now)
+{
+    hs_live_metrics m;
+    if (hs_census_sample_count(hs_live_census(w->live))) {
+        w->hint = NULL;
+        w->hint_since = 0;
+        return;
+    }
+    const char *h = hs_live_metrics_get(w->live, &m) == HS_OK
+                        ? hs_live_census_hint(&m, hs_live_source_kind_of(w->src))
+                        : NULL;
+    if (!h) {
+        w->hint = NULL;
+        w->hint_since = 0;
+        return;
+    }
+    if (!w->hint_since)
+        w->hint_since = now;
+    if (w->hint || now - w->hint_since < HINT_AFTER_S)
+        return;
+    w->hint = h;
+    if (w->srv)
+        hs_live_server_invalidate(w->srv);
+    if (!w->json) {
+        close_line(w);
+        fprintf(stdout, "note: %s\n", h);
+        check_stdout(w);
+    }
+}
 
 /* Everything due between two reads: status line, -d files, the census
  * request, and the snapshots HTTP clients wait for. */
 static void tick(watch *w, timers *t)
 {
     double now = now_s();
+    if (now >= t->hint) {
+        census_hint(w, now);
+        t->hint = now + HINT_EVERY_S;
+    }
     if (w->srv) {
         /* Snapshots stay valid a fifth of a second: a burst of requests
          * renders once. */
@@ -327,6 +370,7 @@ static int stream_error(watch *w)
 static int end_run(watch *w, bool interrupted)
 {
     int st = hs_live_finish(w->live);
+    w->hint = NULL; /* the stream said all it will: nothing comes late */
     if (st < 0)
         return stream_error(w);
     close_line(w);
@@ -360,9 +404,11 @@ static int follow_run(watch *w)
                            (size_t)(w->max_samples / 4));
     w->state = "running";
     w->error[0] = 0;
+    w->hint = NULL;
+    w->hint_since = 0;
     double now = now_s();
     timers t = {now + w->interval, now + w->every, now + w->census_every,
-                now, false};
+                now, now, false};
     int rc = -1;
     uint64_t total = 0;
     while (rc < 0 && !stop_requested && !w->out_errno) {

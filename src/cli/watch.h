@@ -36,6 +36,8 @@ typedef struct watch {
     bool line_open;           /* a status line is drawn without newline */
     const char *state;        /* "running", "done", "truncated", "error" */
     char error[400];          /* the stream's error, for the page */
+    double hint_since;        /* GC figures and no census since then */
+    const char *hint;         /* why there is no census, once shown */
     int out_errno;            /* standard output failed: why; the watch
                                  then ends as on SIGTERM, and exits 3 */
 } watch;

@@ -11,16 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The outputs' name: the program's when the log gives it and the source's
+ * own name says nothing of it (a FIFO, standard input, a socket); else the
+ * source's (a followed file is named as report names it). */
+static const char *base_name(const watch *w)
+{
+    if (!w->src || !w->live || hs_live_source_kind_of(w->src) == HS_LIVE_FILE)
+        return w->base;
+    const char *p = hs_census_get_info(hs_live_census(w->live))->program;
+    const char *slash = p ? strrchr(p, '/') : NULL;
+    if (slash)
+        p = slash + 1;
+    if (!p || !*p || strcmp(p, ".") == 0 || strcmp(p, "..") == 0)
+        return w->base;
+    return p;
+}
+
 char *watch_run_name(const watch *w)
 {
-    size_t n = strlen(w->base) + 32;
+    const char *base = base_name(w);
+    size_t n = strlen(base) + 32;
     char *s = malloc(n);
     if (!s)
         return NULL;
     if (w->run <= 1)
-        snprintf(s, n, "%s", w->base);
+        snprintf(s, n, "%s", base);
     else
-        snprintf(s, n, "%s-run%u", w->base, w->run);
+        snprintf(s, n, "%s-run%u", base, w->run);
     return s;
 }
 
@@ -71,42 +88,6 @@ int watch_write_dir(watch *w, bool final)
 
 /* --- HTTP snapshots --------------------------------------------------- */
 
-/* Before the first census: the status, fetched every second, until
- * there is a census for the interactive page to show. */
-static const char live_page[] =
-    "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
-    "<title>heapscope watch</title>\n<style>body{font:14px system-ui,"
-    "sans-serif;margin:1em 2em}#err{color:#b00;font-weight:bold}"
-    "dl{display:grid;grid-template-columns:max-content "
-    "auto;gap:.2em 1em}dt{color:#555}dd{margin:0}</style></head><body>\n"
-    "<h1>heapscope watch</h1>\n<p id=\"err\"></p><dl id=\"status\">"
-    "<dt>state</dt><dd>waiting for the first census</dd></dl>\n"
-    "<p><a href=\"/metrics\">metrics</a> &middot; <a href=\"/census.csv\">"
-    "census.csv</a> &middot; <a href=\"/summary.json\">summary.json</a></p>\n"
-    "<script>\n"
-    "function b(v){if(v==null)return'-';const u=['B','KiB','MiB','GiB',"
-    "'TiB'];let k=0;while(v>=1024&&k<4){v/=1024;k++;}"
-    "return(k?v.toFixed(1):v)+' '+u[k];}\n"
-    "function show(s){const rows=[['state',s.state],"
-    "['elapsed',s.elapsed_s.toFixed(1)+' s'],['heap',b(s.heap_size_bytes)],"
-    "['live',b(s.live_bytes)],['allocation',b(s.alloc_rate_bytes_per_s)+"
-    "'/s'],['collections',s.collections.join(' + ')||'-'],"
-    "['longest pause',(s.max_pause_s*1e3).toFixed(1)+' ms'],"
-    "['censuses',s.samples]];if(s.census)rows.push(['last census',"
-    "b(s.census.total_bytes)+': '+s.census.top.map(t=>t.band+' '+b(t.bytes))"
-    ".join(', ')]);if(s.merged_before_s!=null)rows.push(['merged',"
-    "'censuses before '+s.merged_before_s.toFixed(1)+' s, into buckets of "
-    "their maxima']);const dl=document.getElementById('status');"
-    "dl.replaceChildren();for(const[k,v]of rows){const dt=document."
-    "createElement('dt'),dd=document.createElement('dd');dt.textContent=k;"
-    "dd.textContent=String(v);dl.append(dt,dd);}}\n"
-    "async function tick(){try{const r=await fetch('/status.json');"
-    "if(r.ok){const s=await r.json();show(s);"
-    "document.getElementById('err').textContent=s.error||'';"
-    "if(s.samples>0){location.reload();return;}}"
-    "}catch(e){}setTimeout(tick,1000);}tick();\n"
-    "</script></body></html>\n";
-
 /* The status object with the stream's error added for the page. */
 static int render_status(watch *w, hs_sink *out)
 {
@@ -123,17 +104,14 @@ static int render_snap(watch *w, hs_live_snap kind, hs_sink *out)
     switch (kind) {
     case HS_SNAP_PAGE:
     case HS_SNAP_DATA: {
-        /* The interactive page once there is a census to show; before
-         * that a page that waits for one and then reloads. */
-        if (!hs_census_sample_count(c) && !hs_census_tprof_count(c))
-            return kind == HS_SNAP_PAGE
-                       ? hs_sink_write(out, live_page, sizeof live_page - 1)
-                       : HS_ERR_NO_DATA;
+        /* The library's live page from the first byte: heap lines and GC
+         * figures before the first census, and why it is not there yet. */
         hs_page_options po;
         hs_page_options_init(&po);
         po.input = w->spec;
         po.live_url = "/data.json";
         po.live_interval_ms = (unsigned)(w->interval * 1000);
+        po.notice = w->hint;
         hs_membuf gc = {0};
         summary_json(w, &gc);
         po.gc_json = gc.data;

@@ -182,3 +182,23 @@ int hs_live_render_json(const hs_live *l, const hs_live_metrics *m,
 {
     return hs_live_render_status(l, m, state, NULL, o);
 }
+
+/* --- no census yet ------------------------------------------------------ */
+
+#define HINT \
+    "No heap census yet. Before GHC 9.2 the runtime flushes its eventlog " \
+    "only at exit or when its 2 MiB buffer fills, so censuses come late; " \
+    "on GHC 9.2 or later, run the program with +RTS " \
+    "--eventlog-flush-interval=1 to flush every second (and a heap " \
+    "profile, +RTS -h)."
+
+const char *hs_live_census_hint(const hs_live_metrics *m,
+                                hs_live_source_kind kind)
+{
+    if (m->samples || (!m->n_gens && !m->has_heap_size && !m->has_live))
+        return NULL;
+    if (kind == HS_LIVE_UNIX || kind == HS_LIVE_TCP)
+        return HINT " With eventlog-socket, watch --census-every S asks "
+                    "the program for a census every S seconds.";
+    return HINT;
+}

@@ -75,4 +75,9 @@ int hs__page_script_flush(hs_page_script_sink *s);
  * with the census's allocator; NULL when out of memory. */
 char *hs__page_title(const hs_census *c, const hs_page_options *opt);
 
+/* The line under the title as plain UTF-8 text (the HTML and the data
+ * document both carry it: a live page updates it). Allocated as the
+ * title; NULL when out of memory. */
+char *hs__page_subtitle(const hs_census *c, const hs_page_options *opt);
+
 #endif

@@ -52,20 +52,6 @@ static int put_html(hs_sink *o, const char *s)
     return hs_sink_write(o, s + start, n - start);
 }
 
-static void fmt_bytes(char *buf, size_t n, double v)
-{
-    static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int k = 0;
-    while (v >= 1024 && k < 4) {
-        v /= 1024;
-        k++;
-    }
-    if (k == 0)
-        snprintf(buf, n, "%.0f B", v);
-    else
-        snprintf(buf, n, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, u[k]);
-}
-
 static int put_csp(hs_sink *o, const page *pg)
 {
     return hs_sink_printf(o, "default-src 'none'; script-src 'sha256-%s'; "
@@ -90,26 +76,10 @@ static int put_live(hs_sink *o, const page *pg)
 
 static int put_subtitle(hs_sink *o, const page *pg)
 {
-    const hs_census *c = pg->c;
-    const hs_census_info *in = hs_census_get_info(c);
-    size_t n = hs_census_sample_count(c);
-    if (!n && !hs_census_tprof_count(c))
-        return hs_sink_printf(o, "no heap profile &middot; %.3f s",
-                              in->end_time_ns / 1e9);
-    if (!n)
-        return hs_sink_printf(o, "time profile &middot; %zu stacks &middot; "
-                              "%.3f s", hs_census_tprof_count(c),
-                              in->end_time_ns / 1e9);
-    size_t peak = hs_census_peak_sample(c);
-    char pk[32], label[96];
-    fmt_bytes(pk, sizeof pk, (double)hs_census_sample_total(c, peak));
-    if (hs_census_profile_label(c, label, sizeof label) &&
-        (put_html(o, label) || hs_sink_printf(o, " &middot; ")))
-        return HS_ERR_IO;
-    return hs_sink_printf(o, "%zu samples &middot; %.3f s "
-                          "&middot; peak %s at %.3f s", n,
-                          in->end_time_ns / 1e9, pk,
-                          hs_census_sample_time(c, peak) / 1e9);
+    char *sub = hs__page_subtitle(pg->c, pg->opt);
+    int rc = sub ? put_html(o, sub) : HS_ERR_NOMEM;
+    hs_free(pg->a, sub);
+    return rc;
 }
 
 /* The SVG chart inline, without its XML declaration. */
@@ -156,7 +126,7 @@ static int put_row(hs_sink *o, const page *pg, size_t rank, size_t b,
                    const hs_band_stats *s, double total)
 {
     char pk[32];
-    fmt_bytes(pk, sizeof pk, (double)s->peak_bytes);
+    hs_format_bytes(pk, sizeof pk, (double)s->peak_bytes);
     int rc = hs_sink_printf(o, "<tr><td class=\"n\">%zu</td><td class=\"band\">",
                             rank);
     if (!rc)
@@ -277,7 +247,9 @@ static int check(const hs_census *c, const hs_page_options **opt,
     if ((unsigned)(*opt)->sort > HS_SORT_STDDEV ||
         (unsigned)(*opt)->kind > HS_CHART_LINE)
         return HS_ERR_INVALID;
-    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c))
+    /* A live page renders from the first byte: it waits for the rest. */
+    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) &&
+        !(*opt)->live_url)
         return HS_ERR_NO_DATA;
     return HS_OK;
 }

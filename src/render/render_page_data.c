@@ -416,6 +416,14 @@ static int out_head(pdata *p)
     char label[96];
     hs_outbuf_puts(p->o, ",\"profile\":");
     out_cstr(p->o, hs_census_profile_label(p->c, label, sizeof label));
+    char *sub = hs__page_subtitle(p->c, opt);
+    if (!sub)
+        return HS_ERR_NOMEM;
+    hs_outbuf_puts(p->o, ",\"subtitle\":");
+    out_cstr(p->o, sub);
+    hs_free(p->a, sub);
+    hs_outbuf_puts(p->o, ",\"notice\":");
+    out_cstr(p->o, opt->notice);
     hs_outbuf_puts(p->o, ",\"end_us\":");
     hs_outbuf_u64(p->o, us_of(in->end_time_ns));
     hs_outbuf_puts(p->o, in->complete || in->source != HS_SOURCE_EVENTLOG
@@ -498,7 +506,8 @@ int hs__page_data(const hs_census *c, const hs_page_options *opt,
     pdata p = {.c = c, .opt = opt, .a = hs_census_allocator(c)};
     p.ns = hs_census_sample_count(c);
     p.nb = hs_census_band_count(c);
-    if (!p.ns && !hs_census_tprof_count(c) && !(opt->gc_json && *opt->gc_json))
+    if (!p.ns && !hs_census_tprof_count(c) &&
+        !(opt->gc_json && *opt->gc_json) && !opt->live_url)
         return HS_ERR_NO_DATA;
     if ((unsigned)opt->sort > HS_SORT_STDDEV ||
         (unsigned)opt->kind > HS_CHART_LINE)

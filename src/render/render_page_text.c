@@ -4,6 +4,9 @@
  */
 #include "render/page_internal.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
 /* --- the <script>-safe sink ----------------------------------------------- */
 
 static int put(hs_page_script_sink *s, const void *d, size_t n)
@@ -208,6 +211,10 @@ char *hs__page_title(const hs_census *c, const hs_page_options *opt)
     if (opt->title)
         return hs_strndup(a, opt->title, strlen(opt->title));
     size_t n = hs_render_hp_job(c, NULL, 0);
+    /* A log that does not give the command line (a live one before its
+     * first events): the input's name. */
+    if (n == 0 && opt->input)
+        return hs_strndup(a, opt->input, strlen(opt->input));
     char *t = n != SIZE_MAX ? hs_malloc(a, n + 1) : NULL;
     /* The second call allocates too and may fail: then t holds nothing. */
     if (t && hs_render_hp_job(c, t, n + 1) != n) {
@@ -215,4 +222,67 @@ char *hs__page_title(const hs_census *c, const hs_page_options *opt)
         t = NULL;
     }
     return t;
+}
+
+/* --- the subtitle ----------------------------------------------------------- */
+
+#define DOT " \xc2\xb7 " /* " · " */
+
+typedef struct line {
+    char buf[400];
+    size_t len;
+} line;
+
+static void add(line *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->buf + l->len, sizeof l->buf - l->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        l->len += (size_t)n < sizeof l->buf - l->len ? (size_t)n
+                                                     : sizeof l->buf - 1 - l->len;
+}
+
+/* What a census without heap samples holds. */
+static void add_no_samples(line *l, const hs_census *c, bool live)
+{
+    double end = hs_census_get_info(c)->end_time_ns / 1e9;
+    const hs_census_point *pt;
+    bool lines = hs_census_heap_line(c, HS_LINE_HEAP_SIZE, &pt) ||
+                 hs_census_heap_line(c, HS_LINE_HEAP_LIVE, &pt);
+    if (hs_census_tprof_count(c))
+        add(l, "time profile" DOT "%zu stacks" DOT "%.3f s",
+            hs_census_tprof_count(c), end);
+    else if (live && !lines)
+        add(l, "live" DOT "waiting for the program's first GC events");
+    else if (live)
+        add(l, "live" DOT "no heap census yet" DOT "%.3f s", end);
+    else
+        add(l, "no heap profile" DOT "%.3f s", end);
+}
+
+char *hs__page_subtitle(const hs_census *c, const hs_page_options *opt)
+{
+    const hs_census_info *in = hs_census_get_info(c);
+    size_t n = hs_census_sample_count(c);
+    line l = {.len = 0};
+    l.buf[0] = 0;
+    /* A live page names its program: the title may still be the FIFO's. */
+    if (opt->live_url && in->program && *in->program) {
+        const char *slash = strrchr(in->program, '/');
+        add(&l, "%.120s" DOT, slash && slash[1] ? slash + 1 : in->program);
+    }
+    char label[96], pk[32];
+    if (!n) {
+        add_no_samples(&l, c, opt->live_url != NULL);
+    } else {
+        size_t peak = hs_census_peak_sample(c);
+        hs_format_bytes(pk, sizeof pk, (double)hs_census_sample_total(c, peak));
+        if (hs_census_profile_label(c, label, sizeof label))
+            add(&l, "%s" DOT, label);
+        add(&l, "%zu samples" DOT "%.3f s" DOT "peak %s at %.3f s", n,
+            in->end_time_ns / 1e9, pk, hs_census_sample_time(c, peak) / 1e9);
+    }
+    return hs_strndup(hs_census_allocator(c), l.buf, l.len);
 }

@@ -112,9 +112,9 @@ export function drawRun(cv, run, ser, cssH, ymaxShared) {
 }
 
 const LINE_LOOK = { heap: ['heap size', '#222', []], live: ['live bytes', '#222', [5, 3]], blocks: ['blocks size', '#777', [2, 2]] };
-export function drawLines(cv, run) {
+export function drawLines(cv, run, cssH) {
   const keys = Object.keys(run.lines);
-  const { ctx, w, h } = sizeCanvas(cv, 120);
+  const { ctx, w, h } = sizeCanvas(cv, cssH || 120);
   ctx.clearRect(0, 0, w, h);
   const [w0, w1] = windowOf(run);
   let ymax = 0;

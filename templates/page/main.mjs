@@ -9,7 +9,7 @@
  * modules that scripts/bundle_page.py joins, from this one, into the one
  * classic inline script the page carries (see docs/ARCHITECTURE.md).
  */
-import { doc } from './dom.mjs';
+import { doc, el } from './dom.mjs';
 import { reduce, stackUp } from './stats.mjs';
 import { S, app, compare, runs, scriptStart, ui, windowOf } from './state.mjs';
 import { chooseSeries } from './select.mjs';
@@ -30,9 +30,13 @@ export function redraw() {
   requestAnimationFrame(() => { pending = false; redrawNow(); });
 }
 
+// The heap lines' panel: under the bands, or alone (tall) before a census.
+function linesHeight(c) { return c.run.n ? 120 : c.lc.parentNode.clientWidth < 500 ? 220 : 300; }
+
 function redrawNow() {
   if (S.tab === 'chart' && ui.charts) {
-    for (const c of ui.charts) c.ser = chooseSeries(c.run, S);
+    const bands = runs[0].n > 0;
+    for (const c of ui.charts) c.ser = bands ? chooseSeries(c.run, S) : [];
     let shared = 0;
     if (compare && S.kind !== 'normalized') {
       for (const c of ui.charts) {
@@ -42,20 +46,19 @@ function redrawNow() {
       }
     }
     for (const c of ui.charts) {
-      c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0);
-      if (Object.keys(c.run.lines).length) drawLines(c.lc, c.run);
+      if (bands) c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0);
+      if (Object.keys(c.run.lines).length) drawLines(c.lc, c.run, linesHeight(c));
     }
-    drawOverview(null);
-    drawLegend();
-    drawMarkerList();
-    const r = runs[0];
+    if (bands) { drawOverview(null); drawLegend(); drawMarkerList(); }
+    const r = runs[0], live = isLive();
     ui.note.textContent = (r.d.exact ? '' : 'This page holds ' + r.n.toLocaleString('en-US') + ' points for ' +
       r.d.samples.toLocaleString('en-US') + ' samples: each point is the largest value of its interval; the CSV has every sample. ') +
-      (r.d.complete ? '' : doc.querySelector('meta[name="heapscope-live"]')
-        ? 'Live: the page follows the program as its log arrives. '
+      (r.d.complete ? '' : live
+        ? 'Live: the page follows the program as its log arrives. ' + (bands ? ''
+          : 'Heap size and live bytes come from its GC events; the bands come with the first heap census. ')
         : 'The log stops without its end marker: the program was cut short. ');
     ui.note.hidden = !ui.note.textContent;
-    clearHover();
+    if (bands) clearHover();
   }
   if (S.tab === 'bands') drawTable();
   if (S.tab === 'flame') drawFlame();
@@ -64,21 +67,40 @@ function redrawNow() {
   if (window.heapscope.firstDraw == null) window.heapscope.firstDraw = performance.now();
 }
 
+export const isLive = () => !!doc.querySelector('meta[name="heapscope-live"]');
+// A live run before its first census: its heap lines have the chart alone.
+export function hasLinesAlone(r) { return !r.n && isLive() && Object.keys(r.lines).length > 0; }
+
+// The panels the data has, built anew when a live run's data gains some
+// (its first heap lines, its first census, its GC figures).
+export function build() {
+  const r = runs[0];
+  ui.charts = null;
+  ui.controls = buildControls();
+  ui.search.value = S.search;
+  const panels = [];
+  if (r.n || hasLinesAlone(r)) panels.push(buildChartPanel());
+  if (r.n) panels.push(buildTablePanel());
+  if (!compare && r.bands.some(b => b.stack)) panels.push(buildFlamePanel());
+  if (!compare && r.tprof) panels.push(buildTimePanel());
+  if (!compare) panels.push(buildRunPanel());
+  ui.notice = el('p', { class: 'notice', role: 'status' });
+  showNotice(r.d.notice);
+  app.replaceChildren(ui.notice, buildTabs(), ui.controls, ...panels);
+  showTab();
+}
+export function showNotice(text) {
+  ui.notice.textContent = text || '';
+  ui.notice.hidden = !text;
+}
+
 // the page's read-only hook (page.h)
 window.heapscope = { state: S, runs, redraw: redrawNow, scriptStart, get busy() { return pending; } };
-// Start: build the panels the data has, draw, follow a live page.
-ui.controls = buildControls();
-const panels = [];
-if (runs[0].n) panels.push(buildChartPanel(), buildTablePanel());
-if (!compare && runs[0].bands.some(b => b.stack)) panels.push(buildFlamePanel());
-if (!compare && runs[0].tprof) panels.push(buildTimePanel());
-if (!compare) panels.push(buildRunPanel());
-app.replaceChildren(buildTabs(), ui.controls, ...panels);
-if (!ui.search) ui.search = { value: '' };
-showTab();
+// Start: draw, follow a live page.
+build();
 window.addEventListener('resize', () => redraw());
 const live = doc.querySelector('meta[name="heapscope-live"]');
-if (live) startLive(live.getAttribute('content'), +live.dataset.interval);
+if (isLive()) startLive(live.getAttribute('content'), +live.dataset.interval);
 Object.assign(window.heapscope, {
   // for tests and the curious: pixel x (within the plot box) of time t
   xOf: (t, k) => { const c = ui.charts[k || 0], g = c.geo; return PAD.l + (t - g.w0) / (g.w1 - g.w0) * g.pw; },

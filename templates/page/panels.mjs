@@ -2,7 +2,7 @@
 import { el, option } from './dom.mjs';
 import { S, app, compare, runs, ui } from './state.mjs';
 import { hookOverview, hookPlot } from './hover.mjs';
-import { redraw } from './main.mjs';
+import { hasLinesAlone, redraw } from './main.mjs';
 
 export function buildControls() {
   ui.kind = el('select', { 'aria-label': 'chart kind', onchange: () => { S.kind = ui.kind.value; redraw(); } },
@@ -27,20 +27,22 @@ export function buildControls() {
 export function buildTabs() {
   const r = runs[0];
   const tabs = [];
-  if (r.n) tabs.push(['chart', 'Chart'], ['bands', 'Bands']);
+  if (r.n || hasLinesAlone(r)) tabs.push(['chart', 'Chart']);
+  if (r.n) tabs.push(['bands', 'Bands']);
   if (!compare && r.bands.some(b => b.stack)) tabs.push(['flame', 'Cost centres']);
   if (!compare && r.tprof) tabs.push(['time', 'Time profile']);
   if (!compare) tabs.push(['run', r.gc ? 'GC and run' : 'Run']);
-  if (!tabs.some(t => t[0] === S.tab)) S.tab = tabs[0][0];
+  // a live page gaining its chart shows it, unless the reader chose a tab
+  if (!S.tabChosen || !tabs.some(t => t[0] === S.tab)) S.tab = tabs[0][0];
   ui.tabs = el('nav', { class: 'tabs', role: 'tablist' }, ...tabs.map(([id, label]) =>
-    el('button', { type: 'button', role: 'tab', 'data-tab': id, text: label, onclick: () => { S.tab = id; showTab(); } })));
+    el('button', { type: 'button', role: 'tab', 'data-tab': id, text: label, onclick: () => { S.tab = id; S.tabChosen = true; showTab(); } })));
   return ui.tabs;
 }
 
 export function showTab() {
   for (const b of ui.tabs.children) b.setAttribute('aria-selected', b.dataset.tab === S.tab ? 'true' : 'false');
   for (const p of app.querySelectorAll('.panel')) p.hidden = p.dataset.tab !== S.tab;
-  ui.controls.hidden = S.tab !== 'chart';
+  ui.controls.hidden = S.tab !== 'chart' || !runs[0].n;
   redraw();
 }
 
@@ -63,13 +65,14 @@ export function buildChartPanel() {
   ui.ovbox = el('div', { class: 'plot ov' }, ui.overview);
   ui.markers = el('ol', { class: 'markers' });
   ui.note = el('p', { class: 'note' });
-  const parts = [];
+  const parts = [], bands = runs[0].n > 0;
   for (const c of ui.charts) {
-    parts.push(c.title, c.box, c.read);
+    if (bands) parts.push(c.title, c.box, c.read);
     if (Object.keys(c.run.lines).length) parts.push(c.lbox);
   }
   const panel = el('section', { class: 'panel', 'data-tab': 'chart' },
-    el('div', { class: 'chartgrid' }, el('div', { class: 'plots' }, ...parts, ui.ovbox), ui.legend),
+    el('div', { class: 'chartgrid' + (bands ? '' : ' nobands') }, el('div', { class: 'plots' }, ...parts, bands ? ui.ovbox : null),
+      bands ? ui.legend : null),
     ui.note, runs[0].markers.length ? el('h2', { text: 'Markers' }) : null, ui.markers, ui.tip);
   for (const c of ui.charts) hookPlot(c);
   hookOverview();

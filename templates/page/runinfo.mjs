@@ -2,6 +2,7 @@
 import { el } from './dom.mjs';
 import { fmtBytes, fmtExact, fmtSec } from './format.mjs';
 import { runs } from './state.mjs';
+import { isLive } from './main.mjs';
 
 function dl(pairs) {
   return el('dl', {}, ...pairs.filter(p => p[1] != null && p[1] !== '').flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: String(v) })]));
@@ -31,11 +32,11 @@ function monoGcParts(g) {
 export function buildRunPanel() {
   const r = runs[0], d = r.d, g = r.gc;
   const parts = [el('h2', { text: 'Run' }), dl([
-    ['program', d.program], ['command line', d.title], ['runtime', d.rts],
+    ['program', d.program], ['command line', d.program ? d.title : null], ['runtime', d.rts],
     ['heap profile', d.profile || (d.breakdown ? '-' + d.breakdown + ' (' + d.breakdown_name + ')' : 'none')],
     ['samples', d.samples.toLocaleString('en-US')], ['bands', r.bands.length.toLocaleString('en-US')],
     ['markers', r.markers.length], ['duration', fmtSec(r.end)],
-    ['log complete', d.complete ? 'yes' : 'no: it stops without its end marker']])];
+    ['log complete', d.complete ? 'yes' : isLive() ? 'not yet: the program is running' : 'no: it stops without its end marker']])];
   if (g && g.source === 'mlpd') {
     parts.push(...monoGcParts(g));
   } else if (g) {
@@ -61,7 +62,8 @@ export function buildRunPanel() {
         x.allocated_bytes != null ? fmtBytes(x.allocated_bytes) : 'n/a'].map(v => el('td', { text: String(v) }))))))));
     if (g.notes && g.notes.length) parts.push(el('h3', { text: 'Notes' }), el('ul', { class: 'notes' }, ...g.notes.map(n => el('li', { text: n }))));
   } else {
-    parts.push(el('p', { class: 'hint', text: 'No GC figures: the log has no GC events, or it was read from a pipe.' }));
+    parts.push(el('p', { class: 'hint', text: isLive() ? 'No GC figures yet: they come with the program\'s first collections.'
+      : 'No GC figures: the log has no GC events, or it was read from a pipe.' }));
   }
   return el('section', { class: 'panel', 'data-tab': 'run' }, ...parts);
 }

@@ -14,6 +14,7 @@ export const S = {
   search: '', visible: null, // null: every band the search keeps
   win: null, // [t0, t1] seconds, or null: everything
   timeMode: 'normalised', // compare pages
+  tabChosen: false, // the reader clicked a tab
   markA: null, tab: 'chart', tableSort: ['bs', -1], tableFilter: '',
   flameWeight: 'peak', flameCap: -1, flameRoot: []
 };

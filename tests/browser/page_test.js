@@ -10,6 +10,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
+const { watchCheck } = require('./watch_page.js');
 
 // CI sets HEAPSCOPE_REQUIRE_BROWSER: there a missing browser is a failure,
 // not a skip, so the page is never left untested unnoticed.
@@ -237,6 +238,7 @@ async function main() {
     await monoCheck(browser);
     await compareCheck(browser);
     await liveCheck(browser);
+    await watchCheck(browser, { check, bin, samples, tmp });
   } finally {
     await browser.close();
   }

@@ -196,8 +196,8 @@ static void render_census(run *r, const hs_census *c, bool last)
     if (st == HS_OK)
         check_json(gc);
 
-    if ((r->mode & 8) &&
-        (hs_census_sample_count(c) || hs_census_tprof_count(c))) {
+    /* A live page renders from the first byte, census or not. */
+    if (r->mode & 8) {
         hs_page_options po;
         hs_page_options_init(&po);
         po.input = "fuzz";
@@ -205,7 +205,7 @@ static void render_census(run *r, const hs_census *c, bool last)
         po.gc_json = st == HS_OK ? gc->data : NULL;
         s = scratch(b);
         int ps = hs_render_page_data(c, &po, &s);
-        CHECK(ps == HS_OK || ps == HS_ERR_NO_DATA);
+        CHECK(ps == HS_OK || ps == HS_ERR_NOMEM);
         if (ps == HS_OK)
             check_json(b);
         if (last)
