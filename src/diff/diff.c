@@ -359,24 +359,6 @@ static int finish_bands(hs_diff *d)
 
 /* --- the object ----------------------------------------------------------- */
 
-static void set_error(hs_error *err, int code, uint64_t line,
-                      const char *fmt, ...) HS_PRINTF(4, 5);
-
-static void set_error(hs_error *err, int code, uint64_t line,
-                      const char *fmt, ...)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->line = line;
-    err->event_index = UINT64_MAX;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-}
-
 /* Refuses what cannot be compared; HS_OK when the pair is fine. */
 static int check_pair(const hs_census *c[2], const hs_diff_options *o,
                       hs_error *err)
@@ -399,14 +381,16 @@ static int check_pair(const hs_census *c[2], const hs_diff_options *o,
                            "--profile=log:heapshot)"
                          : "(run the program with +RTS -hc -l, or another "
                            "-h option)");
-            set_error(err, HS_ERR_NO_DATA, (uint64_t)k + 1,
-                      "the %s run has no heap profile %s", which[k], why);
-            return HS_ERR_NO_DATA;
+            /* line: which run (1 before, 2 after) */
+            hs_error_at at = {0, HS_NO_EVENT, (uint64_t)k + 1};
+            return hs__error_set(err, HS_ERR_NO_DATA, &at,
+                                 "the %s run has no heap profile %s",
+                                 which[k], why);
         }
         if (o->from_ns[k] > o->to_ns[k]) {
-            set_error(err, HS_ERR_INVALID, 0,
-                      "the %s run's window starts after it ends", which[k]);
-            return HS_ERR_INVALID;
+            return hs__error_set(err, HS_ERR_INVALID, NULL,
+                                 "the %s run's window starts after it ends",
+                                 which[k]);
         }
     }
     /* a GHC profile (eventlog or .hp) against another profiler's (a Mono
@@ -417,23 +401,22 @@ static int check_pair(const hs_census *c[2], const hs_diff_options *o,
         ghc[k] = src == HS_SOURCE_EVENTLOG || src == HS_SOURCE_HP;
     }
     if (ghc[0] != ghc[1]) {
-        set_error(err, HS_ERR_INVALID, 0,
-                  "the runs come from different profilers: %s is a GHC "
-                  "eventlog or .hp, %s is not; compare two runs of the same "
-                  "kind", ghc[0] ? "before" : "after", ghc[0] ? "after"
-                                                           : "before");
-        return HS_ERR_INVALID;
+        return hs__error_set(err, HS_ERR_INVALID, NULL,
+                             "the runs come from different profilers: %s is "
+                             "a GHC eventlog or .hp, %s is not; compare two "
+                             "runs of the same kind",
+                             ghc[0] ? "before" : "after",
+                             ghc[0] ? "after" : "before");
     }
     uint32_t a = hs_census_get_info(c[0])->breakdown;
     uint32_t b = hs_census_get_info(c[1])->breakdown;
     if (a && b && a != b) {
-        set_error(err, HS_ERR_INVALID, 0,
-                  "the runs have different breakdowns: before is -%s (%s), "
-                  "after is -%s (%s); compare two runs profiled with the "
-                  "same -h option",
-                  hs_breakdown_flag(a), hs_breakdown_name(a),
-                  hs_breakdown_flag(b), hs_breakdown_name(b));
-        return HS_ERR_INVALID;
+        return hs__error_set(err, HS_ERR_INVALID, NULL,
+                             "the runs have different breakdowns: before is "
+                             "-%s (%s), after is -%s (%s); compare two runs "
+                             "profiled with the same -h option",
+                             hs_breakdown_flag(a), hs_breakdown_name(a),
+                             hs_breakdown_flag(b), hs_breakdown_name(b));
     }
     return HS_OK;
 }
@@ -483,6 +466,7 @@ int hs_diff_new(const hs_census *before, const hs_census *after,
                 hs_diff **out, hs_error *err)
 {
     *out = NULL;
+    hs__error_clear(err);
     hs_diff_options def;
     if (!opt) {
         hs_diff_options_init(&def);
@@ -496,8 +480,7 @@ int hs_diff_new(const hs_census *before, const hs_census *after,
     const hs_allocator *a = hs_alloc_copy(&store, alloc);
     hs_diff *d = hs_calloc(a, 1, sizeof *d);
     if (!d) {
-        set_error(err, HS_ERR_NOMEM, 0, "out of memory");
-        return HS_ERR_NOMEM;
+        return hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
     }
     d->alloc = hs_alloc_copy(&d->alloc_store, alloc);
     st = init_diff(d, before, after, opt);
@@ -511,7 +494,7 @@ int hs_diff_new(const hs_census *before, const hs_census *after,
     if (st == HS_OK)
         st = finish_bands(d);
     if (st != HS_OK) {
-        set_error(err, st, 0, "%s", hs_strerror(st));
+        hs__error_set(err, st, NULL, "%s", hs_strerror(st));
         hs_diff_free(d);
         return st;
     }
