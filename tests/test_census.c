@@ -274,16 +274,23 @@ static void test_band_stats(void)
     hs_census_free(c);
     evw_free(&w);
 
-    /* One sample counts one second; no sample has no peak. */
+    /* One sample counts one second; no sample has no peak; a band never
+     * above 0 peaks at the first sample (the page's rule too). */
     evw_start_ghc92(&w);
     evw_heap_prof_begin(&w, 1, 1000, 4);
     evw_sample_begin(&w, 5, 0);
     evw_sample_string(&w, 6, 10, "A");
+    evw_sample_string(&w, 6, 0, "Z");
     evw_sample_end(&w, 7, 0);
     evw_data_end(&w);
     c = census_of(&w);
+    a = band_named(c, "A");
+    long z = band_named(c, "Z");
+    CU_ASSERT_FATAL(a >= 0 && z >= 0);
     CU_ASSERT_EQUAL(hs_census_band_stats(c, st), HS_OK);
-    CU_ASSERT_DOUBLE_EQUAL(st[0].byte_seconds, 10.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(st[a].byte_seconds, 10.0, 1e-9);
+    CU_ASSERT_EQUAL(st[z].peak_bytes, 0);
+    CU_ASSERT_EQUAL(st[z].peak_time_ns, 5);
     hs_census_free(c);
     evw_free(&w);
     c = hs_census_new();

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint8_t *sample(size_t *len)
 {
@@ -74,6 +75,93 @@ static void test_census_nomem_where(void)
     free(log);
 }
 
+/* An hs_error holding a stale error, as a caller's reused variable may. */
+static hs_error stale(void)
+{
+    hs_error e;
+    memset(&e, 0x5a, sizeof e);
+    e.code = HS_ERR_MALFORMED_EVENT;
+    e.message[sizeof e.message - 1] = 0;
+    return e;
+}
+
+static hs_census *load_sample(const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples/%s", tu_source_dir(), name);
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    hs_census *c = hs_census_new();
+    CU_ASSERT_EQUAL_FATAL(hs_census_load_fd(c, fileno(f), NULL), HS_OK);
+    fclose(f);
+    return c;
+}
+
+/* Every call that reports into its caller's hs_error takes NULL (live
+ * sources and the server wrote through it unchecked) and fills the
+ * record whole, with no stale field of what the caller passed. */
+static void test_error_param_null(void)
+{
+    CU_ASSERT_PTR_NULL(hs_live_source_open("tcp:nocolon", NULL, NULL));
+    CU_ASSERT_PTR_NULL(hs_live_source_open("/nonexistent/heapscope", NULL,
+                                           NULL));
+    hs_live_server *srv = hs_live_server_start("not an address", 0, 0, NULL);
+    CU_ASSERT_PTR_NULL(srv);
+    hs_live_server_stop(srv);
+    CU_ASSERT_PTR_NULL(hs_output_open("/nonexistent/dir/out", NULL));
+    hs_error e = stale();
+    CU_ASSERT_PTR_NULL(hs_live_source_open("tcp:nocolon", NULL, &e));
+    CU_ASSERT_EQUAL(e.code, HS_ERR_INVALID);
+    CU_ASSERT_STRING_EQUAL(e.message, "tcp:nocolon: expected tcp:HOST:PORT");
+    CU_ASSERT_EQUAL(e.offset, 0);
+    CU_ASSERT_EQUAL(e.line, 0);
+    CU_ASSERT_EQUAL(e.event_index, UINT64_MAX);
+    e = stale();
+    CU_ASSERT_PTR_NULL(hs_output_open("/nonexistent/dir/out", &e));
+    CU_ASSERT_EQUAL(e.code, HS_ERR_IO);
+    CU_ASSERT_STRING_EQUAL(e.message, "cannot create a file beside "
+                           "/nonexistent/dir/out: No such file or directory");
+    CU_ASSERT_EQUAL(e.line, 0);
+}
+
+/* A call that succeeds leaves its caller's hs_error empty: a stale error
+ * from an earlier call is not reported again. */
+static void test_error_param_cleared(void)
+{
+    char path[] = "/tmp/hs_contract_XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    hs_error e = stale();
+    hs_output *o = hs_output_open(path, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_EQUAL(e.code, HS_OK);
+    e = stale();
+    CU_ASSERT_EQUAL(hs_output_commit(o, &e), HS_OK);
+    CU_ASSERT_EQUAL(e.code, HS_OK);
+    CU_ASSERT_STRING_EQUAL(e.message, "");
+    e = stale();
+    hs_live_source *src = hs_live_source_open(path, NULL, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(src);
+    char buf[16];
+    size_t got;
+    e = stale();
+    int st = hs_live_source_read(src, buf, sizeof buf, 0, &got, &e);
+    CU_ASSERT(st >= 0);
+    CU_ASSERT_EQUAL(e.code, HS_OK);
+    hs_live_source_close(src);
+    unlink(path);
+
+    hs_census *a = load_sample("leak-hc.hp"), *b = load_sample("leak-hc.hp");
+    hs_diff *d = NULL;
+    e = stale();
+    CU_ASSERT_EQUAL(hs_diff_new(a, b, NULL, NULL, &d, &e), HS_OK);
+    CU_ASSERT_EQUAL(e.code, HS_OK);
+    hs_diff_free(d);
+    hs_census_free(a);
+    hs_census_free(b);
+}
+
 static void test_codes(void)
 {
     const int info[] = {HS_OK, HS_NEED_INPUT, HS_EVENT, HS_DONE,
@@ -91,6 +179,10 @@ int main(void)
     static const tu_test tests[] = {
         {"census out of memory names the event", test_census_nomem_where},
         {"informational codes are not errors", test_codes},
+        {"error parameters may be NULL and are filled whole",
+         test_error_param_null},
+        {"a call that succeeds empties its error parameter",
+         test_error_param_cleared},
         {NULL, NULL},
     };
     return tu_main("contract", NULL, NULL, tests);

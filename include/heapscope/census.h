@@ -262,7 +262,8 @@ HS_API size_t hs_census_peak_sample(const hs_census *c);
 /* Figures of one band over the whole census. */
 typedef struct hs_band_stats {
     uint64_t peak_bytes;    /* its largest bytes in one sample */
-    uint64_t peak_time_ns;  /* when that was (the first such sample) */
+    uint64_t peak_time_ns;  /* when that was (the first such sample; the
+                               first sample for a band never above 0) */
     double byte_seconds;    /* integral over time, see below */
     double mean_bytes;      /* over all samples, absent counting as 0 */
     double stddev_bytes;    /* likewise */
@@ -273,6 +274,8 @@ typedef struct hs_band_stats {
  * byte_seconds follows the trapezoid rule between consecutive samples, a
  * band absent from a sample having 0 bytes there; a census of a single
  * sample counts it as lasting one second, so that bands still rank by size.
+ * The diff's figures over a window and the page's (which receives these in
+ * its data and computes a zoomed window's alike) follow the same rule.
  * Returns HS_OK, or HS_ERR_NOMEM.
  */
 HS_API int hs_census_band_stats(const hs_census *c, hs_band_stats *out);

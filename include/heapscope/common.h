@@ -88,6 +88,11 @@ HS_API const char *hs_strerror(int code);
  * the event being read (UINT64_MAX when the error is in the header).
  * `message` is a complete sentence without the file name, which the caller
  * knows and prepends.
+ *
+ * An object keeps its first error (a later one is returned, not recorded;
+ * out of memory, once recorded, stays); a warning gives way to what comes
+ * after it. A call that takes an `hs_error *err` empties it first and
+ * fills it whole on a failure or warning; err may be NULL.
  */
 typedef struct hs_error {
     int code;

@@ -110,7 +110,10 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  *              were merged into `t`'s intervals keeping each band's
  *              maximum (then `merged_from` says how many samples)
  *   bands      [{n: name, c: "#rrggbb", h: 0|1 hatched, pk: peak bytes,
- *               pt: peak time us, bs: byte-seconds, sd: stddev,
+ *               pt: peak time us, bs: byte-seconds, sd: stddev (the
+ *               whole run's, from every sample even when `t` is merged:
+ *               hs_census_band_stats(); the page shows these for the
+ *               whole run and computes a zoomed window's by the same rule),
  *               g: the bytes' common divisor, d: the encoded column of
  *               bytes / g, s: -hc stack as frame indices innermost first}]
  *   frames     names of the cost centres ("Module.label") for stacks

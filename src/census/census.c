@@ -37,17 +37,11 @@ int hs__census_nomem(hs_census *c)
     if (c->error)
         return c->error; /* the first error stands */
     c->error = HS_ERR_NOMEM;
-    if (c->err.code != HS_OK)
-        return c->error; /* the first error is the one that explains */
-    memset(&c->err, 0, sizeof c->err);
-    c->err.code = HS_ERR_NOMEM;
     /* where it happened: the event being added (none while finishing or
      * building from another format) */
-    c->err.offset = c->cur_offset;
-    c->err.event_index = c->cur_index;
-    snprintf(c->err.message, sizeof c->err.message,
-             "out of memory while building the census");
-    return c->error;
+    hs_error_at at = {c->cur_offset, c->cur_index, 0};
+    return hs__error_set(&c->err, HS_ERR_NOMEM, &at,
+                         "out of memory while building the census");
 }
 
 void hs__census_warnf(hs_census *c, const char *fmt, ...) HS_PRINTF(2, 3);

@@ -22,28 +22,15 @@
 /* hs_census_load_hp's stdio reads. */
 #define READ_BLOCK (1u << 16)
 
-static void set_err(hs_error *err, int code, const char *msg, int e)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->event_index = UINT64_MAX;
-    if (e)
-        snprintf(err->message, sizeof err->message, "%s: %s", msg,
-                 strerror(e));
-    else
-        snprintf(err->message, sizeof err->message, "%s", msg);
-}
-
 /* A failure of the input itself: a read error or no memory for its
  * buffer. */
-static void input_err(hs_error *err, int st, const hs_input *in)
+static void input_err(hs_error *err, int st, int e)
 {
     if (st == HS_ERR_IO)
-        set_err(err, st, "reading failed", in->err_no);
+        hs__error_set(err, st, NULL, "reading failed%s%s", e ? ": " : "",
+                      e ? strerror(e) : "");
     else
-        set_err(err, st, "out of memory", 0);
+        hs__error_set(err, st, NULL, "out of memory");
 }
 
 /*
@@ -98,7 +85,7 @@ static int load_eventlog(hs_census *c, hs_input *in, hs_error *err)
 {
     hs_reader *r = hs_reader_new_with(c->alloc);
     if (!r) {
-        set_err(err, HS_ERR_NOMEM, "out of memory", 0);
+        hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return HS_ERR_NOMEM;
     }
     /* Only the census's own events are decoded, which keeps loading close
@@ -130,7 +117,8 @@ static int load_eventlog(hs_census *c, hs_input *in, hs_error *err)
     }
     int fs = hs_census_finish(c, st == HS_DONE);
     if (fs < 0) {
-        set_err(err, fs, "out of memory while building the census", 0);
+        hs__error_set(err, fs, NULL,
+                      "out of memory while building the census");
         hs_reader_free(r);
         return fs;
     }
@@ -143,8 +131,7 @@ static int load_eventlog(hs_census *c, hs_input *in, hs_error *err)
         hs_reader_free(r);
         return HS_TRUNCATED;
     }
-    if (err)
-        memset(err, 0, sizeof *err);
+    hs__error_clear(err);
     hs_reader_free(r);
     return HS_OK;
 }
@@ -208,7 +195,8 @@ static int hp_finish(hs_census *c, hs_hp_parser *p, hs_error *err)
     if (!bs)
         bs = hs_census_finish(c, st != HS_TRUNCATED);
     if (bs) {
-        set_err(err, bs, "out of memory while building the census", 0);
+        hs__error_set(err, bs, NULL,
+                      "out of memory while building the census");
         return bs;
     }
     if (st == HS_TRUNCATED && err) {
@@ -222,7 +210,7 @@ static int load_hp(hs_census *c, hs_input *in, hs_error *err)
 {
     hs_hp_parser *p = hp_parser_for(c);
     if (!p) {
-        set_err(err, HS_ERR_NOMEM, "out of memory", 0);
+        hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return HS_ERR_NOMEM;
     }
     const uint8_t *buf;
@@ -231,7 +219,7 @@ static int load_hp(hs_census *c, hs_input *in, hs_error *err)
     while (st == HS_OK) {
         int in_st = hs_input_next(in, &buf, &n);
         if (in_st < 0) {
-            input_err(err, in_st, in);
+            input_err(err, in_st, in->err_no);
             st = in_st;
             break;
         }
@@ -242,21 +230,20 @@ static int load_hp(hs_census *c, hs_input *in, hs_error *err)
         st = hs__hp_parser_feed(p, buf, n, err);
     }
     hs__hp_parser_free(p);
-    if (st == HS_OK && err)
-        memset(err, 0, sizeof *err);
+    if (st == HS_OK)
+        hs__error_clear(err);
     return st;
 }
 
 int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
+    hs__error_clear(err);
     hs_hp_parser *p = hp_parser_for(c);
     char *buf = hs_malloc(c->alloc, READ_BLOCK);
     if (!p || !buf) {
         hs__hp_parser_free(p);
         hs_free(c->alloc, buf);
-        set_err(err, HS_ERR_NOMEM, "out of memory", 0);
+        hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return HS_ERR_NOMEM;
     }
     int st = HS_OK;
@@ -266,7 +253,7 @@ int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
             break;
         if (n < READ_BLOCK) {
             if (ferror(in)) {
-                set_err(err, HS_ERR_IO, "reading failed", errno);
+                input_err(err, HS_ERR_IO, errno);
                 st = HS_ERR_IO;
                 break;
             }
@@ -278,15 +265,14 @@ int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
     }
     hs__hp_parser_free(p);
     hs_free(c->alloc, buf);
-    if (st == HS_OK && err)
-        memset(err, 0, sizeof *err);
+    if (st == HS_OK)
+        hs__error_clear(err);
     return st;
 }
 
 int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
+    hs__error_clear(err);
     hs_input in;
     hs_input_open(&in, fd, c->alloc);
     /* A pipe may deliver a byte at a time: the input gathers the four
@@ -296,7 +282,7 @@ int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
     size_t have;
     int st = hs_input_peek(&in, 4, &head, &have);
     if (st < 0) {
-        input_err(err, st, &in);
+        input_err(err, st, in.err_no);
         hs_input_close(&in);
         return st;
     }

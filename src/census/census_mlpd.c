@@ -366,30 +366,6 @@ static int on_event(struct loader *l, const hs_mlpd_event *ev)
     }
 }
 
-/* The error (or warning, code > 0) at byte off, in *err when asked. */
-static void set_err_at(hs_error *err, int code, uint64_t off,
-                       const char *fmt, ...) HS_PRINTF(4, 5);
-
-static void set_err_at(hs_error *err, int code, uint64_t off,
-                       const char *fmt, ...)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->offset = off;
-    err->event_index = UINT64_MAX;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-}
-
-static void set_err(hs_error *err, int code, const char *msg)
-{
-    set_err_at(err, code, 0, "%s", msg);
-}
-
 /* Decodes one chunk into the census; HS_OK or a negative error. */
 static int feed(struct loader *l, hs_mlpd_reader *r, const uint8_t *data,
                 size_t len, hs_error *err)
@@ -399,8 +375,8 @@ static int feed(struct loader *l, hs_mlpd_reader *r, const uint8_t *data,
     int st;
     while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT)
         if (on_event(l, &ev)) {
-            set_err(err, HS_ERR_NOMEM, "out of memory while building the "
-                    "census");
+            hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory while "
+                          "building the census");
             return HS_ERR_NOMEM;
         }
     if (st < 0 && err)
@@ -421,9 +397,10 @@ static int read_all(struct loader *l, hs_mlpd_reader *r, hs_input *in,
         if (st == HS_DONE)
             break;
         if (st < 0) {
-            set_err_at(err, st, hs_mlpd_reader_offset(r),
-                       "reading failed: %s", st == HS_ERR_IO
-                           ? strerror(in->err_no) : "out of memory");
+            hs_error_at at = {hs_mlpd_reader_offset(r), HS_NO_EVENT, 0};
+            hs__error_set(err, st, &at, "reading failed: %s",
+                          st == HS_ERR_IO ? strerror(in->err_no)
+                                          : "out of memory");
             return st;
         }
         st = feed(l, r, data, len, err);
@@ -475,12 +452,12 @@ static int set_info(struct loader *l, const hs_mlpd_reader *r)
  * (a killed run's buffers are each written whole). */
 static int between_buffers(const hs_mlpd_reader *r, hs_error *err)
 {
-    uint64_t at = hs_mlpd_reader_offset(r);
-    set_err_at(err, HS_TRUNCATED, at,
-               "the file ends at offset %llu, between two buffers inside a "
-               "heap shot (its HEAP_END never came: a killed run or a cut "
-               "copy)", (unsigned long long)at);
-    return HS_TRUNCATED;
+    uint64_t off = hs_mlpd_reader_offset(r);
+    hs_error_at at = {off, HS_NO_EVENT, 0};
+    return hs__error_set(err, HS_TRUNCATED, &at,
+                         "the file ends at offset %llu, between two buffers "
+                         "inside a heap shot (its HEAP_END never came: a "
+                         "killed run or a cut copy)", (unsigned long long)off);
 }
 
 int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
@@ -488,19 +465,20 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
 {
     struct loader l = {0};
     l.c = c;
+    hs__error_clear(err);
     int bst = hs__census_build_begin(c, HS_SOURCE_MLPD);
     if (bst) {
-        set_err(err, bst, "the census cannot take an input now");
+        hs__error_set(err, bst, NULL, "the census cannot take an input now");
         return bst;
     }
     l.a = hs__census_allocator(c);
     if (!(l.m = ext_get(c))) {
-        set_err(err, HS_ERR_NOMEM, "out of memory");
+        hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return HS_ERR_NOMEM;
     }
     hs_mlpd_reader *r = hs_mlpd_reader_new_with(l.a);
     if (!r) {
-        set_err(err, HS_ERR_NOMEM, "out of memory");
+        hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return HS_ERR_NOMEM;
     }
     hs_intern_init(&l.threads.tab, l.a);
@@ -540,11 +518,12 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     }
     hs_mlpd_reader_free(r);
     if (bs < 0) {
-        set_err(err, bs, "out of memory while building the census");
+        hs__error_set(err, bs, NULL,
+                      "out of memory while building the census");
         return bs;
     }
-    if (st == HS_DONE && err)
-        memset(err, 0, sizeof *err);
+    if (st == HS_DONE)
+        hs__error_clear(err);
     return st == HS_DONE ? HS_OK : HS_TRUNCATED;
 }
 

@@ -1,7 +1,10 @@
 /*
- * Figures over a whole census: the peak sample and per-band statistics.
+ * Figures over a census: the peak sample and per-band statistics over a
+ * window of samples (census_stats.h gives the rule), which every figure
+ * of a band's size (the renderers', the diff's, the page's) comes from.
  */
 #include "census/census_impl.h"
+#include "census/census_stats.h"
 
 #include <math.h>
 #include <string.h>
@@ -15,43 +18,138 @@ size_t hs_census_peak_sample(const hs_census *c)
     return best;
 }
 
-int hs_census_band_stats(const hs_census *c, hs_band_stats *out)
+/* Per group: its sum in the current sample and the list of groups the
+ * sample touched (each once: in_sample says which). */
+typedef struct scratch {
+    uint64_t *cur;
+    bool *in_sample;
+    uint32_t *touched;
+    double *sumsq;
+    size_t ntouched;
+    double total_sumsq;
+} scratch;
+
+/* Samples [*i0, *i1) of c within [from, to]. */
+static void window_samples(const hs_census *c, uint64_t from, uint64_t to,
+                           size_t *i0, size_t *i1)
 {
-    size_t ns = c->nsamples, nb = c->nbands;
-    double *sumsq = hs_calloc(c->alloc, nb ? nb : 1, sizeof *sumsq);
-    if (!sumsq)
-        return HS_ERR_NOMEM;
-    memset(out, 0, nb * sizeof *out);
-    for (size_t i = 0; i < ns; i++) {
-        /* Sample i stands for half the time to each neighbour. */
-        double w = 1;
-        if (ns > 1) {
-            uint64_t prev = c->samples[i ? i - 1 : i].time;
-            uint64_t next = c->samples[i + 1 < ns ? i + 1 : i].time;
-            w = (double)(next - prev) / 2e9;
-        }
-        if (!c->samples[i].count)
-            continue; /* entries may be NULL when no sample has any */
-        const hs_census_entry *e = c->entries + c->samples[i].first;
-        for (size_t k = 0; k < c->samples[i].count; k++) {
-            hs_band_stats *b = &out[e[k].band];
-            double v = (double)e[k].bytes;
-            b->byte_seconds += v * w;
-            b->mean_bytes += v;
-            sumsq[e[k].band] += v * v;
-            if (e[k].bytes > b->peak_bytes) {
-                b->peak_bytes = e[k].bytes;
-                b->peak_time_ns = c->samples[i].time;
-            }
-        }
-    }
-    for (size_t b = 0; b < nb && ns; b++) {
-        double mean = out[b].mean_bytes / (double)ns;
-        double var = sumsq[b] / (double)ns - mean * mean;
-        out[b].mean_bytes = mean;
-        out[b].stddev_bytes = var > 0 ? sqrt(var) : 0;
-    }
-    hs_free(c->alloc, sumsq);
-    return HS_OK;
+    size_t a = 0;
+    while (a < c->nsamples && c->samples[a].time < from)
+        a++;
+    size_t b = a;
+    while (b < c->nsamples && c->samples[b].time <= to)
+        b++;
+    *i0 = a;
+    *i1 = b;
 }
 
+/* The trapezoid weight in seconds of sample i within [i0, i1). */
+static double sample_weight(const hs_census *c, size_t i, size_t i0,
+                            size_t i1)
+{
+    if (i1 - i0 == 1)
+        return 1.0;
+    uint64_t lo = c->samples[i > i0 ? i - 1 : i].time;
+    uint64_t hi = c->samples[i + 1 < i1 ? i + 1 : i].time;
+    return (double)(hi - lo) / 2e9;
+}
+
+/* One sample's bytes v at time t into figures s, weighing w seconds. */
+static void add_value(hs_band_stats *s, double *sumsq, uint64_t v,
+                      uint64_t t, double w)
+{
+    double x = (double)v;
+    if (v > s->peak_bytes) {
+        s->peak_bytes = v;
+        s->peak_time_ns = t;
+    }
+    s->byte_seconds += x * w;
+    s->mean_bytes += x;
+    *sumsq += x * x;
+}
+
+static void add_sample(const hs_census *c, hs_window_stats *w, scratch *s,
+                       size_t i, double wt)
+{
+    const struct sample *smp = &c->samples[i];
+    const hs_census_entry *e = smp->count ? c->entries + smp->first : NULL;
+    uint64_t total = 0;
+    s->ntouched = 0;
+    for (size_t k = 0; k < smp->count; k++) {
+        uint32_t g = w->group_of_band ? w->group_of_band[e[k].band]
+                                      : e[k].band;
+        if (!s->in_sample[g]) {
+            s->in_sample[g] = true;
+            s->cur[g] = 0;
+            s->touched[s->ntouched++] = g;
+        }
+        s->cur[g] = hs_add_sat(s->cur[g], e[k].bytes);
+        total = hs_add_sat(total, e[k].bytes);
+    }
+    for (size_t k = 0; k < s->ntouched; k++) {
+        uint32_t g = s->touched[k];
+        add_value(&w->out[g], &s->sumsq[g], s->cur[g], smp->time, wt);
+        if (w->present)
+            w->present[g] = true;
+        s->in_sample[g] = false;
+    }
+    if (w->total)
+        add_value(w->total, &s->total_sumsq, total, smp->time, wt);
+}
+
+/* Sums to means and standard deviations over n samples. */
+static void spread(hs_band_stats *s, double sumsq, size_t n)
+{
+    if (!n)
+        return;
+    double mean = s->mean_bytes / (double)n;
+    double var = sumsq / (double)n - mean * mean;
+    s->mean_bytes = mean;
+    s->stddev_bytes = var > 0 ? sqrt(var) : 0;
+}
+
+/* Zeroed figures, each peaking at time t until a sample says otherwise. */
+static void start(hs_band_stats *s, size_t n, uint64_t t)
+{
+    memset(s, 0, n * sizeof *s);
+    for (size_t g = 0; g < n; g++)
+        s[g].peak_time_ns = t;
+}
+
+int hs__census_window_stats(const hs_census *c, hs_window_stats *w)
+{
+    size_t ng = w->group_of_band ? w->ngroups : c->nbands, i0, i1;
+    window_samples(c, w->from_ns, w->to_ns, &i0, &i1);
+    w->samples = i1 - i0;
+    uint64_t t0 = i0 < i1 ? c->samples[i0].time : 0;
+    start(w->out, ng, t0);
+    if (w->total)
+        start(w->total, 1, t0);
+    if (w->present)
+        memset(w->present, 0, ng * sizeof *w->present);
+    const hs_allocator *a = c->alloc;
+    size_t n = ng ? ng : 1;
+    scratch s = {hs_malloc(a, n * sizeof *s.cur),
+                 hs_calloc(a, n, sizeof *s.in_sample),
+                 hs_malloc(a, n * sizeof *s.touched),
+                 hs_calloc(a, n, sizeof *s.sumsq), 0, 0};
+    int st = s.cur && s.in_sample && s.touched && s.sumsq ? HS_OK
+                                                          : HS_ERR_NOMEM;
+    for (size_t i = i0; i < i1 && st == HS_OK; i++)
+        add_sample(c, w, &s, i, sample_weight(c, i, i0, i1));
+    for (size_t g = 0; g < ng && st == HS_OK; g++)
+        spread(&w->out[g], s.sumsq[g], w->samples);
+    if (w->total && st == HS_OK)
+        spread(w->total, s.total_sumsq, w->samples);
+    hs_free(a, s.cur);
+    hs_free(a, s.in_sample);
+    hs_free(a, s.touched);
+    hs_free(a, s.sumsq);
+    return st;
+}
+
+int hs_census_band_stats(const hs_census *c, hs_band_stats *out)
+{
+    hs_window_stats w = {.from_ns = 0, .to_ns = UINT64_MAX, .out = out};
+    return hs__census_window_stats(c, &w);
+}

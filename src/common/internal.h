@@ -49,6 +49,36 @@ static inline uint64_t hs_add_sat(uint64_t a, uint64_t b)
 
 #include "heapscope/common.h"
 
+/* --- error.c: the one setter of an hs_error ----------------------------- */
+
+#include <stdarg.h>
+
+/* hs_error.event_index of an error at no event. */
+#define HS_NO_EVENT UINT64_MAX
+
+/* Where an error happened: byte offset, event index (HS_NO_EVENT: none)
+ * and line (0: none), as hs_error has them. */
+typedef struct hs_error_at {
+    uint64_t offset, event_index, line;
+} hs_error_at;
+
+/*
+ * Records code, where (at; NULL: offset 0, no event, no line) and the
+ * message in *e, keeping the first-error contract: a record that holds an
+ * error already keeps it (so out of memory, once recorded, stays); one
+ * that holds HS_OK or a warning (code > 0) takes the new record. e may
+ * be NULL. Returns
+ * code, for `return hs__error_set(...)`.
+ */
+int hs__error_set(hs_error *e, int code, const hs_error_at *at,
+                  const char *fmt, ...) HS_PRINTF(4, 5);
+int hs__error_vset(hs_error *e, int code, const hs_error_at *at,
+                   const char *fmt, va_list ap) HS_PRINTF(4, 0);
+
+/* Empties *e (when not NULL): objects start so, and a call that reports
+ * into its caller's hs_error empties it first. */
+void hs__error_clear(hs_error *e);
+
 /*
  * The library's only ways to allocate: through the object's allocator, or
  * the C library's when it is NULL. An object keeps a copy of the allocator

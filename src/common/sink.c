@@ -131,24 +131,13 @@ static int stdout_write(void *ctx, const void *data, size_t len)
     return -1;
 }
 
-/* *err (when not NULL) = code, with fmt's two %s the path and the cause. */
-static void set_error(hs_error *err, int code, const char *fmt,
-                      const char *path, const char *cause)
+/* "cannot WHAT PATH: CAUSE" in *err (when not NULL). Out of memory is
+ * not an I/O error: the command exits 5, not 3. Returns the code. */
+static int set_errno_error(hs_error *err, const char *what, const char *path,
+                           int e)
 {
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->event_index = UINT64_MAX;
-    snprintf(err->message, sizeof err->message, fmt, path, cause);
-}
-
-/* Out of memory is not an I/O error: the command exits 5, not 3. */
-static void set_errno_error(hs_error *err, const char *fmt, const char *path,
-                            int e)
-{
-    set_error(err, e == ENOMEM ? HS_ERR_NOMEM : HS_ERR_IO, fmt, path,
-              strerror(e));
+    return hs__error_set(err, e == ENOMEM ? HS_ERR_NOMEM : HS_ERR_IO, NULL,
+                         "cannot %s %s: %s", what, path, strerror(e));
 }
 
 /* Replaces the last six characters of tmp ("PATH.tmpXXXXXX") by a fresh
@@ -205,8 +194,7 @@ static int open_named(hs_output *o, const char *path, hs_error *err)
     if (!(o->path = hs_strndup(o->alloc, path, strlen(path))) ||
         !(o->buf = hs_malloc(o->alloc, OUT_BUF)) ||
         !(o->tmp_path = hs_malloc(o->alloc, size))) {
-        set_errno_error(err, "cannot write %s: %s", path, ENOMEM);
-        return HS_ERR_NOMEM;
+        return set_errno_error(err, "write", path, ENOMEM);
     }
     if (exists && !S_ISREG(sb.st_mode)) {
         /* A device, FIFO or socket (/dev/null, a named pipe) is written in
@@ -223,12 +211,9 @@ static int open_named(hs_output *o, const char *path, hs_error *err)
         if (o->tmp_path) {
             hs_free(o->alloc, o->tmp_path); /* nothing was created */
             o->tmp_path = NULL;
-            set_errno_error(err, "cannot create a file beside %s: %s", path,
-                            e);
-        } else {
-            set_errno_error(err, "cannot write %s: %s", path, e);
+            return set_errno_error(err, "create a file beside", path, e);
         }
-        return err ? err->code : HS_ERR_IO;
+        return set_errno_error(err, "write", path, e);
     }
     return HS_OK;
 }
@@ -241,10 +226,10 @@ hs_output *hs_output_open(const char *path, hs_error *err)
 hs_output *hs_output_open_with(const char *path, const hs_allocator *alloc,
                                hs_error *err)
 {
+    hs__error_clear(err);
     hs_output *o = hs_calloc(alloc, 1, sizeof *o);
     if (!o) {
-        set_errno_error(err, "cannot write %s: %s", path ? path : "-",
-                        ENOMEM);
+        set_errno_error(err, "write", path ? path : "-", ENOMEM);
         return NULL;
     }
     o->alloc = hs_alloc_copy(&o->alloc_store, alloc);
@@ -276,6 +261,7 @@ static void output_free(hs_output *o)
 
 int hs_output_commit(hs_output *o, hs_error *err)
 {
+    hs__error_clear(err);
     if (!o->path) {
         errno = 0;
         if (fflush(stdout) != 0 && !o->error)
@@ -283,10 +269,10 @@ int hs_output_commit(hs_output *o, hs_error *err)
         if (ferror(stdout) && !o->error)
             o->error = EIO;
         if (o->error) {
-            set_errno_error(err, "cannot write %s: %s", "standard output",
-                            o->error);
+            int code = set_errno_error(err, "write", "standard output",
+                                       o->error);
             output_free(o);
-            return err ? err->code : HS_ERR_IO;
+            return code;
         }
         output_free(o);
         return HS_OK;
@@ -296,14 +282,12 @@ int hs_output_commit(hs_output *o, hs_error *err)
         o->error = errno;
     o->fd = -1;
     if (o->error) {
-        set_errno_error(err, "cannot write %s: %s", o->path, o->error);
-        int code = err ? err->code : HS_ERR_IO;
+        int code = set_errno_error(err, "write", o->path, o->error);
         hs_output_abort(o);
         return code;
     }
     if (!o->direct && rename(o->tmp_path, o->path) != 0) {
-        set_errno_error(err, "cannot create %s: %s", o->path, errno);
-        int code = err ? err->code : HS_ERR_IO;
+        int code = set_errno_error(err, "create", o->path, errno);
         hs_output_abort(o);
         return code;
     }
@@ -314,14 +298,12 @@ int hs_output_commit(hs_output *o, hs_error *err)
 int hs_output_fail(hs_output *o, int status, hs_error *err)
 {
     const char *path = o->path ? o->path : "standard output";
-    if (status == HS_ERR_IO && o->error) {
-        status = o->error == ENOMEM ? HS_ERR_NOMEM : HS_ERR_IO;
-        set_error(err, status, "cannot write %s: %s", path,
-                  strerror(o->error));
-    } else {
-        set_error(err, status, "cannot write %s: %s", path,
-                  hs_strerror(status));
-    }
+    hs__error_clear(err);
+    if (status == HS_ERR_IO && o->error)
+        status = set_errno_error(err, "write", path, o->error);
+    else
+        hs__error_set(err, status, NULL, "cannot write %s: %s", path,
+                      hs_strerror(status));
     hs_output_abort(o);
     return status;
 }

@@ -5,14 +5,14 @@
  * Bands of a run whose names map to the same matched name (after the
  * "(ccs id)" prefix is dropped, or after normalising) are summed sample by
  * sample, so a matched band's peak is the peak of the sum, not the sum of
- * peaks. Byte-seconds use the trapezoid rule, written as a weighted sum:
- * sample i of n weighs (t[i+1] - t[i-1]) / 2 seconds, the first and the
- * last half their one interval; that is linear in the bytes, so a band's
- * integral is simply the sum of its bytes times the weights.
+ * peaks. The figures (peak, its time, byte-seconds) are the census's
+ * (hs__census_window_stats, census/census_stats.h): the diff only says
+ * which bands sum into which matched name.
  */
 #include "heapscope/diff.h"
 #include "common/internal.h"
 #include "diff/diff_internal.h"
+#include "census/census_stats.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -125,82 +125,38 @@ static bool key_of(hs_diff *d, size_t len, uint32_t *key)
 
 /* --- figures -------------------------------------------------------------- */
 
-/* Samples [*i0, *i1) of c inside [from, to]. */
-static void window_samples(const hs_census *c, uint64_t from, uint64_t to,
-                           size_t *i0, size_t *i1)
+/* The window's figures of each key (the census's bands summed by matched
+ * name, hs__census_window_stats's rule) and of the run's totals. */
+static int window_figures(hs_diff *d, int which, const uint32_t *key_of_band,
+                          uint64_t from, uint64_t to)
 {
-    size_t n = hs_census_sample_count(c);
-    size_t a = 0;
-    while (a < n && hs_census_sample_time(c, a) < from)
-        a++;
-    size_t b = a;
-    while (b < n && hs_census_sample_time(c, b) <= to)
-        b++;
-    *i0 = a;
-    *i1 = b;
-}
-
-/* The trapezoid weight in seconds of sample i within [i0, i1). */
-static double sample_weight(const hs_census *c, size_t i, size_t i0,
-                            size_t i1)
-{
-    if (i1 - i0 == 1)
-        return 1.0;
-    uint64_t lo = hs_census_sample_time(c, i > i0 ? i - 1 : i);
-    uint64_t hi = hs_census_sample_time(c, i + 1 < i1 ? i + 1 : i);
-    return (double)(hi - lo) / 2e9;
-}
-
-/* Per-run scratch: each census band's key, and per key its bytes in the
- * current sample with the list of keys touched (each once: in_sample says
- * which are; a saturated sum of UINT64_MAX is a sum like any other). */
-struct scratch {
-    uint32_t *key_of_band;
-    uint64_t *cur;
-    bool *in_sample;
-    uint32_t *touched;
-    size_t ntouched;
-};
-
-static void add_sample(hs_diff *d, int which, struct scratch *s,
-                       size_t i, double w)
-{
-    const hs_census *c = d->census[which];
-    const hs_census_entry *e;
-    size_t ne = hs_census_sample_entries(c, i, &e);
-    uint64_t t = hs_census_sample_time(c, i);
+    size_t nk = d->nbands;
+    hs_band_stats *st = hs_calloc(d->alloc, nk ? nk : 1, sizeof *st);
+    bool *present = hs_calloc(d->alloc, nk ? nk : 1, sizeof *present);
+    hs_band_stats total;
+    hs_window_stats w = {from, to, key_of_band, nk, st, present, &total, 0};
+    int rc = st && present ? hs__census_window_stats(d->census[which], &w)
+                           : HS_ERR_NOMEM;
     unsigned char bit = which == HS_DIFF_BEFORE ? SEEN_BEFORE : SEEN_AFTER;
-    hs_diff_run *run = &d->run[which];
-    uint64_t total = 0;
-    s->ntouched = 0;
-    for (size_t k = 0; k < ne; k++) {
-        uint32_t key = s->key_of_band[e[k].band];
-        if (!s->in_sample[key]) {
-            s->in_sample[key] = true;
-            s->cur[key] = 0;
-            s->touched[s->ntouched++] = key;
-        }
-        s->cur[key] = hs_add_sat(s->cur[key], e[k].bytes);
-        total = hs_add_sat(total, e[k].bytes);
+    for (size_t k = 0; k < nk && rc == HS_OK; k++) {
+        if (!present[k])
+            continue;
+        hs_diff_band *b = &d->bands[k];
+        b->peak_bytes[which] = st[k].peak_bytes;
+        b->peak_time_ns[which] = st[k].peak_time_ns;
+        b->byte_seconds[which] = st[k].byte_seconds;
+        d->seen[k] |= bit;
     }
-    for (size_t k = 0; k < s->ntouched; k++) {
-        uint32_t key = s->touched[k];
-        hs_diff_band *b = &d->bands[key];
-        uint64_t v = s->cur[key];
-        if (!(d->seen[key] & bit) || v > b->peak_bytes[which]) {
-            b->peak_bytes[which] = v;
-            b->peak_time_ns[which] = t;
-        }
-        d->seen[key] |= bit;
-        b->byte_seconds[which] += (double)v * w;
-        s->in_sample[key] = false;
+    if (rc == HS_OK) {
+        hs_diff_run *run = &d->run[which];
+        run->samples = w.samples;
+        run->peak_bytes = total.peak_bytes;
+        run->peak_time_ns = total.peak_time_ns;
+        run->byte_seconds = total.byte_seconds;
     }
-    if (run->samples == 0 || total > run->peak_bytes) {
-        run->peak_bytes = total;
-        run->peak_time_ns = t;
-    }
-    run->samples++;
-    run->byte_seconds += (double)total * w;
+    hs_free(d->alloc, st);
+    hs_free(d->alloc, present);
+    return rc;
 }
 
 /* Maps census `which`'s bands to keys and sums its window's samples. */
@@ -208,29 +164,19 @@ static int run_figures(hs_diff *d, int which, uint64_t from, uint64_t to)
 {
     const hs_census *c = d->census[which];
     size_t nb = hs_census_band_count(c);
-    struct scratch s = {0};
-    s.key_of_band = hs_calloc(d->alloc, nb ? nb : 1, sizeof *s.key_of_band);
-    int st = s.key_of_band ? HS_OK : HS_ERR_NOMEM;
+    uint32_t *key_of_band = hs_calloc(d->alloc, nb ? nb : 1,
+                                      sizeof *key_of_band);
+    int st = key_of_band ? HS_OK : HS_ERR_NOMEM;
     for (size_t b = 0; b < nb && st == HS_OK; b++) {
         size_t len = match_name(d, c, b, false);
-        if (len == SIZE_MAX || !key_of(d, len, &s.key_of_band[b]))
+        if (len == SIZE_MAX || !key_of(d, len, &key_of_band[b]))
             st = HS_ERR_NOMEM;
         else
-            d->bands[s.key_of_band[b]].members[which]++;
+            d->bands[key_of_band[b]].members[which]++;
     }
+    if (st == HS_OK)
+        st = window_figures(d, which, key_of_band, from, to);
     if (st == HS_OK) {
-        size_t nk = d->nbands ? d->nbands : 1;
-        s.cur = hs_malloc(d->alloc, nk * sizeof *s.cur);
-        s.in_sample = hs_calloc(d->alloc, nk, sizeof *s.in_sample);
-        s.touched = hs_calloc(d->alloc, nk, sizeof *s.touched);
-        if (!s.cur || !s.in_sample || !s.touched)
-            st = HS_ERR_NOMEM;
-    }
-    if (st == HS_OK) {
-        size_t i0, i1;
-        window_samples(c, from, to, &i0, &i1);
-        for (size_t i = i0; i < i1; i++)
-            add_sample(d, which, &s, i, sample_weight(c, i, i0, i1));
         hs_diff_run *run = &d->run[which];
         const hs_census_info *info = hs_census_get_info(c);
         size_t n = hs_census_sample_count(c);
@@ -242,10 +188,7 @@ static int run_figures(hs_diff *d, int which, uint64_t from, uint64_t to)
         run->to_ns = to < end ? to : end;
         run->duration_ns = run->to_ns - run->from_ns;
     }
-    d->key_of_band[which] = s.key_of_band; /* the chart maps bands by it */
-    hs_free(d->alloc, s.cur);
-    hs_free(d->alloc, s.in_sample);
-    hs_free(d->alloc, s.touched);
+    d->key_of_band[which] = key_of_band; /* the chart maps bands by it */
     return st;
 }
 
@@ -359,24 +302,6 @@ static int finish_bands(hs_diff *d)
 
 /* --- the object ----------------------------------------------------------- */
 
-static void set_error(hs_error *err, int code, uint64_t line,
-                      const char *fmt, ...) HS_PRINTF(4, 5);
-
-static void set_error(hs_error *err, int code, uint64_t line,
-                      const char *fmt, ...)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->line = line;
-    err->event_index = UINT64_MAX;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-}
-
 /* Refuses what cannot be compared; HS_OK when the pair is fine. */
 static int check_pair(const hs_census *c[2], const hs_diff_options *o,
                       hs_error *err)
@@ -399,14 +324,16 @@ static int check_pair(const hs_census *c[2], const hs_diff_options *o,
                            "--profile=log:heapshot)"
                          : "(run the program with +RTS -hc -l, or another "
                            "-h option)");
-            set_error(err, HS_ERR_NO_DATA, (uint64_t)k + 1,
-                      "the %s run has no heap profile %s", which[k], why);
-            return HS_ERR_NO_DATA;
+            /* line: which run (1 before, 2 after) */
+            hs_error_at at = {0, HS_NO_EVENT, (uint64_t)k + 1};
+            return hs__error_set(err, HS_ERR_NO_DATA, &at,
+                                 "the %s run has no heap profile %s",
+                                 which[k], why);
         }
         if (o->from_ns[k] > o->to_ns[k]) {
-            set_error(err, HS_ERR_INVALID, 0,
-                      "the %s run's window starts after it ends", which[k]);
-            return HS_ERR_INVALID;
+            return hs__error_set(err, HS_ERR_INVALID, NULL,
+                                 "the %s run's window starts after it ends",
+                                 which[k]);
         }
     }
     /* a GHC profile (eventlog or .hp) against another profiler's (a Mono
@@ -417,23 +344,22 @@ static int check_pair(const hs_census *c[2], const hs_diff_options *o,
         ghc[k] = src == HS_SOURCE_EVENTLOG || src == HS_SOURCE_HP;
     }
     if (ghc[0] != ghc[1]) {
-        set_error(err, HS_ERR_INVALID, 0,
-                  "the runs come from different profilers: %s is a GHC "
-                  "eventlog or .hp, %s is not; compare two runs of the same "
-                  "kind", ghc[0] ? "before" : "after", ghc[0] ? "after"
-                                                           : "before");
-        return HS_ERR_INVALID;
+        return hs__error_set(err, HS_ERR_INVALID, NULL,
+                             "the runs come from different profilers: %s is "
+                             "a GHC eventlog or .hp, %s is not; compare two "
+                             "runs of the same kind",
+                             ghc[0] ? "before" : "after",
+                             ghc[0] ? "after" : "before");
     }
     uint32_t a = hs_census_get_info(c[0])->breakdown;
     uint32_t b = hs_census_get_info(c[1])->breakdown;
     if (a && b && a != b) {
-        set_error(err, HS_ERR_INVALID, 0,
-                  "the runs have different breakdowns: before is -%s (%s), "
-                  "after is -%s (%s); compare two runs profiled with the "
-                  "same -h option",
-                  hs_breakdown_flag(a), hs_breakdown_name(a),
-                  hs_breakdown_flag(b), hs_breakdown_name(b));
-        return HS_ERR_INVALID;
+        return hs__error_set(err, HS_ERR_INVALID, NULL,
+                             "the runs have different breakdowns: before is "
+                             "-%s (%s), after is -%s (%s); compare two runs "
+                             "profiled with the same -h option",
+                             hs_breakdown_flag(a), hs_breakdown_name(a),
+                             hs_breakdown_flag(b), hs_breakdown_name(b));
     }
     return HS_OK;
 }
@@ -483,6 +409,7 @@ int hs_diff_new(const hs_census *before, const hs_census *after,
                 hs_diff **out, hs_error *err)
 {
     *out = NULL;
+    hs__error_clear(err);
     hs_diff_options def;
     if (!opt) {
         hs_diff_options_init(&def);
@@ -496,8 +423,7 @@ int hs_diff_new(const hs_census *before, const hs_census *after,
     const hs_allocator *a = hs_alloc_copy(&store, alloc);
     hs_diff *d = hs_calloc(a, 1, sizeof *d);
     if (!d) {
-        set_error(err, HS_ERR_NOMEM, 0, "out of memory");
-        return HS_ERR_NOMEM;
+        return hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
     }
     d->alloc = hs_alloc_copy(&d->alloc_store, alloc);
     st = init_diff(d, before, after, opt);
@@ -511,7 +437,7 @@ int hs_diff_new(const hs_census *before, const hs_census *after,
     if (st == HS_OK)
         st = finish_bands(d);
     if (st != HS_OK) {
-        set_error(err, st, 0, "%s", hs_strerror(st));
+        hs__error_set(err, st, NULL, "%s", hs_strerror(st));
         hs_diff_free(d);
         return st;
     }

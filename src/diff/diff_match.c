@@ -4,6 +4,7 @@
  * found in each run by name.
  */
 #include "heapscope/diff.h"
+#include "common/internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,27 +75,11 @@ size_t hs_diff_normalize_name(const char *name, size_t len, char *buf,
     return out;
 }
 
-/* HS_ERR_NO_DATA: no marker `name` (after `after`, unless NULL). */
-static void marker_error(hs_error *err, const char *name, const char *after)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = HS_ERR_NO_DATA;
-    err->event_index = UINT64_MAX;
-    if (after)
-        snprintf(err->message, sizeof err->message,
-                 "no user marker named \"%.100s\" after \"%.100s\"", name,
-                 after);
-    else
-        snprintf(err->message, sizeof err->message,
-                 "no user marker named \"%.200s\"", name);
-}
-
 int hs_diff_marker_window(const hs_census *c, const char *from,
                           const char *to, uint64_t *from_ns,
                           uint64_t *to_ns, hs_error *err)
 {
+    hs__error_clear(err);
     /* found flags, not UINT64_MAX: a hostile log's marker may stand there */
     size_t n = hs_census_marker_count(c);
     uint64_t a = 0, b = 0;
@@ -108,8 +93,8 @@ int hs_diff_marker_window(const hs_census *c, const char *from,
         }
     }
     if (!has_a) {
-        marker_error(err, from, NULL);
-        return HS_ERR_NO_DATA;
+        return hs__error_set(err, HS_ERR_NO_DATA, NULL,
+                             "no user marker named \"%.200s\"", from);
     }
     for (size_t i = 0; i < n; i++) {
         const hs_census_marker *m = hs_census_marker_at(c, i);
@@ -120,8 +105,9 @@ int hs_diff_marker_window(const hs_census *c, const char *from,
         }
     }
     if (!has_b) {
-        marker_error(err, to, from);
-        return HS_ERR_NO_DATA;
+        return hs__error_set(err, HS_ERR_NO_DATA, NULL,
+                             "no user marker named \"%.100s\" after "
+                             "\"%.100s\"", to, from);
     }
     *from_ns = a;
     *to_ns = b;

@@ -146,12 +146,9 @@ static size_t keep_escapes(void *cls, struct MHD_Connection *conn, char *s)
 static void addr_err(hs_error *err, int code, const char *addr,
                      unsigned port, const char *why)
 {
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->event_index = UINT64_MAX;
     bool v6 = strchr(addr, ':') != NULL;
-    snprintf(err->message, sizeof err->message, "cannot listen on %s%s%s:%u: "
-             "%s", v6 ? "[" : "", addr, v6 ? "]" : "", port, why);
+    hs__error_set(err, code, NULL, "cannot listen on %s%s%s:%u: %s",
+                  v6 ? "[" : "", addr, v6 ? "]" : "", port, why);
 }
 
 /* A listening socket on addr:port; -1 with *err set. */
@@ -193,6 +190,7 @@ static int listen_on(const char *addr, unsigned port, unsigned *bound,
 hs_live_server *hs_live_server_start(const char *addr, unsigned port,
                                      unsigned max_connections, hs_error *err)
 {
+    hs__error_clear(err);
     if (!addr)
         addr = "127.0.0.1";
     hs_live_server *s = hs_calloc(NULL, 1, sizeof *s);

@@ -3,6 +3,7 @@
  * says so; the rest are never reached.
  */
 #include "heapscope/live.h"
+#include "common/internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,11 +16,9 @@ hs_live_server *hs_live_server_start(const char *addr, unsigned port,
     (void)addr;
     (void)port;
     (void)max_connections;
-    memset(err, 0, sizeof *err);
-    err->code = HS_ERR_INVALID;
-    err->event_index = UINT64_MAX;
-    snprintf(err->message, sizeof err->message,
-             "this heapscope was built without libmicrohttpd: no --http");
+    hs__error_clear(err);
+    hs__error_set(err, HS_ERR_INVALID, NULL,
+                  "this heapscope was built without libmicrohttpd: no --http");
     return NULL;
 }
 

@@ -58,15 +58,6 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void set_err(hs_error *err, int code, const char *fmt, const char *a,
-                    const char *b)
-{
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->event_index = UINT64_MAX;
-    snprintf(err->message, sizeof err->message, fmt, a, b);
-}
-
 /* Connects the socket of a unix: or tcp: source; -1 with errno set. */
 static int connect_socket(hs_live_source *s)
 {
@@ -120,8 +111,8 @@ static int parse_socket_spec(hs_live_source *s, const char *spec,
     s->kind = HS_LIVE_TCP;
     const char *hp = spec + 4, *colon = strrchr(hp, ':');
     if (!colon || colon == hp || !colon[1]) {
-        set_err(err, HS_ERR_INVALID, "%s: expected tcp:HOST:PORT%s", spec, "");
-        return HS_ERR_INVALID;
+        return hs__error_set(err, HS_ERR_INVALID, NULL,
+                             "%s: expected tcp:HOST:PORT", spec);
     }
     size_t hl = (size_t)(colon - hp);
     if (hp[0] == '[' && hl > 2 && hp[hl - 1] == ']') {
@@ -148,8 +139,8 @@ static int open_path(hs_live_source *s, const char *spec, hs_error *err)
     if (stat(spec, &st) == 0)
         s->fd = open(spec, O_RDONLY | O_CLOEXEC);
     if (s->fd < 0) {
-        set_err(err, HS_ERR_IO, "%s: cannot open: %s", spec, strerror(errno));
-        return HS_ERR_IO;
+        return hs__error_set(err, HS_ERR_IO, NULL, "%s: cannot open: %s",
+                             spec, strerror(errno));
     }
     s->own_fd = true;
     s->kind = S_ISREG(st.st_mode) ? HS_LIVE_FILE : HS_LIVE_STREAM;
@@ -166,9 +157,10 @@ hs_live_source *hs_live_source_open(const char *spec,
                                     const hs_live_source_options *opt,
                                     hs_error *err)
 {
+    hs__error_clear(err);
     hs_live_source *s = hs_calloc(NULL, 1, sizeof *s);
     if (!s) {
-        set_err(err, HS_ERR_NOMEM, "out of memory%s%s", "", "");
+        hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return NULL;
     }
     s->fd = -1;
@@ -184,12 +176,12 @@ hs_live_source *hs_live_source_open(const char *spec,
             s->fd = connect_socket(s);
             s->own_fd = true;
             if (s->fd < 0) {
-                set_err(err, HS_ERR_IO, "%s: cannot connect: %s", spec,
-                        strerror(errno));
-                st = HS_ERR_IO;
+                st = hs__error_set(err, HS_ERR_IO, NULL,
+                                   "%s: cannot connect: %s", spec,
+                                   strerror(errno));
             }
         } else if (st == HS_ERR_NOMEM) {
-            set_err(err, st, "out of memory%s%s", "", "");
+            hs__error_set(err, st, NULL, "out of memory");
         }
     } else {
         st = open_path(s, spec, err);
@@ -242,6 +234,7 @@ int hs_live_source_read(hs_live_source *s, void *buf, size_t cap,
                         int timeout_ms, size_t *got, hs_error *err)
 {
     *got = 0;
+    hs__error_clear(err);
     if (s->fd < 0)
         return HS_DONE;
     if (s->kind != HS_LIVE_FILE) {
@@ -259,9 +252,8 @@ int hs_live_source_read(hs_live_source *s, void *buf, size_t cap,
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return HS_NEED_INPUT;
     if (n < 0 && errno != ECONNRESET) {
-        set_err(err, HS_ERR_IO, "%.180s: cannot read: %.60s", s->name,
-                strerror(errno));
-        return HS_ERR_IO;
+        return hs__error_set(err, HS_ERR_IO, NULL, "%.180s: cannot read: %.60s",
+                             s->name, strerror(errno));
     }
     if (s->kind == HS_LIVE_FILE)
         return file_at_end(s, timeout_ms);

@@ -174,10 +174,10 @@ static int take_event(hs_live *l, const hs_event *ev)
         return fail(l, hs_summary_error(l->summary));
     note_lines(l, ev);
     if ((st = note_sample_edges(l, ev, false)) != HS_OK) {
-        hs_error e = {.code = st, .offset = ev->offset,
-                      .event_index = ev->index};
-        snprintf(e.message, sizeof e.message,
-                 "out of memory while merging old samples");
+        hs_error e;
+        hs__error_clear(&e);
+        hs_error_at at = {ev->offset, ev->index, 0};
+        hs__error_set(&e, st, &at, "out of memory while merging old samples");
         return fail(l, &e);
     }
     return HS_OK;

@@ -39,7 +39,7 @@ hs_reader *hs_reader_new_with(const hs_allocator *alloc)
     r->decode = true;
     r->state = ST_HDRB;
     r->block_cap = HS_CAP_NONE;
-    r->err.event_index = UINT64_MAX;
+    hs__error_clear(&r->err);
     return r;
 }
 
@@ -116,12 +116,11 @@ bool hs_reader_event_type(const hs_reader *r, uint16_t tag, int *size,
 
 int hs__reader_fail(hs_reader *r, int code, uint64_t offset, const char *fmt,
                     ...) {
+    hs_error_at at = {offset, r->state == ST_EVENTS ? r->index : HS_NO_EVENT,
+                      0};
     va_list ap;
-    r->err.code = code;
-    r->err.offset = offset;
-    r->err.event_index = r->state == ST_EVENTS ? r->index : UINT64_MAX;
     va_start(ap, fmt);
-    vsnprintf(r->err.message, sizeof r->err.message, fmt, ap);
+    hs__error_vset(&r->err, code, &at, fmt, ap);
     va_end(ap);
     r->state = ST_ERROR;
     return code;
@@ -323,11 +322,9 @@ int hs_reader_finish(hs_reader *r)
         return HS_DONE;
     case ST_EVENTS: {
         uint64_t end = r->item_off + r->stage_len;
-        r->err.code = HS_TRUNCATED;
-        r->err.offset = end;
-        r->err.event_index = r->index;
+        hs_error_at at = {end, r->index, 0};
         if (r->stage_len)
-            snprintf(r->err.message, sizeof r->err.message,
+            hs__error_set(&r->err, HS_TRUNCATED, &at,
                      "the log is truncated: it stops at byte %llu in the "
                      "middle of event %llu (which starts at byte %llu); "
                      "the %llu events before it were read",
@@ -335,7 +332,7 @@ int hs_reader_finish(hs_reader *r)
                      (unsigned long long)r->item_off,
                      (unsigned long long)r->index);
         else
-            snprintf(r->err.message, sizeof r->err.message,
+            hs__error_set(&r->err, HS_TRUNCATED, &at,
                      "the log is truncated: it stops at byte %llu without "
                      "its data-end marker; the %llu events before it were "
                      "read", (unsigned long long)end,

@@ -55,16 +55,10 @@ static int fail(hs_hp_parser *p, hs_error *err, int code, const char *fmt,
                 ...)
 {
     p->error = code;
-    if (!err)
-        return code;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->line = p->lineno;
-    err->offset = p->line_off;
-    err->event_index = UINT64_MAX;
+    hs_error_at at = {p->line_off, HS_NO_EVENT, p->lineno};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    hs__error_vset(err, code, &at, fmt, ap);
     va_end(ap);
     return code;
 }

@@ -31,12 +31,10 @@ int hs__mlpd_fail(hs_mlpd_reader *r, int code, uint64_t off,
                   const char *fmt, ...)
 {
     r->state = ST_ERROR;
-    r->err.code = code;
-    r->err.offset = off;
-    r->err.event_index = r->header_done ? r->index : UINT64_MAX;
+    hs_error_at at = {off, r->header_done ? r->index : HS_NO_EVENT, 0};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->err.message, sizeof r->err.message, fmt, ap);
+    hs__error_vset(&r->err, code, &at, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -533,12 +531,10 @@ static int truncated(hs_mlpd_reader *r, const char *fmt, ...) HS_PRINTF(2, 3);
 
 static int truncated(hs_mlpd_reader *r, const char *fmt, ...)
 {
-    r->err.code = HS_TRUNCATED;
-    r->err.offset = r->consumed;
-    r->err.event_index = r->index;
+    hs_error_at at = {r->consumed, r->index, 0};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->err.message, sizeof r->err.message, fmt, ap);
+    hs__error_vset(&r->err, HS_TRUNCATED, &at, fmt, ap);
     va_end(ap);
     return HS_TRUNCATED;
 }

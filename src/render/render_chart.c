@@ -242,15 +242,11 @@ int hs_chart_check(hs_error *err)
     hs_membuf_free(&mb);
     if (st == HS_OK && !(w > 0))
         st = HS_ERR_NOMEM; /* no font: pango lays text out as nothing */
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->code = st;
-        err->event_index = UINT64_MAX;
-        if (st)
-            snprintf(err->message, sizeof err->message,
-                     "cairo and pango cannot draw text here (%s; short of "
-                     "memory or fonts?)", hs_strerror(st));
-    }
+    hs__error_clear(err);
+    if (st)
+        hs__error_set(err, st, NULL,
+                      "cairo and pango cannot draw text here (%s; short of "
+                      "memory or fonts?)", hs_strerror(st));
     return st;
 }
 

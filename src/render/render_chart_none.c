@@ -2,6 +2,7 @@
  * The chart renderer in a build without cairo and pango: it says so.
  */
 #include "heapscope/render.h"
+#include "common/internal.h"
 
 #include <string.h>
 
@@ -15,13 +16,9 @@ bool hs_chart_available(void) { return false; }
 
 int hs_chart_check(hs_error *err)
 {
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->code = HS_ERR_INVALID;
-        err->event_index = UINT64_MAX;
-        strcpy(err->message, "this build has no charts");
-    }
-    return HS_ERR_INVALID;
+    hs__error_clear(err);
+    return hs__error_set(err, HS_ERR_INVALID, NULL,
+                         "this build has no charts");
 }
 
 int hs_render_chart(const hs_census *c, hs_sink *out,

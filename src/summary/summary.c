@@ -57,13 +57,9 @@
 
 int summary_fail(hs_summary *s, int code, const char *fmt, ...)
 {
-    if (s->err.code != HS_OK)
-        return code; /* the first error is the one that explains */
-    s->err.code = code;
-    s->err.event_index = UINT64_MAX;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->err.message, sizeof s->err.message, fmt, ap);
+    hs__error_vset(&s->err, code, NULL, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -103,7 +99,7 @@ hs_summary *hs_summary_new_with(const hs_allocator *alloc)
     s->alloc = hs_alloc_copy(&s->alloc_store, alloc);
     s->to = UINT64_MAX;
     s->par_all_balanced = true;
-    s->err.event_index = UINT64_MAX;
+    hs__error_clear(&s->err);
     hs_intern_init(&s->marker_names, s->alloc);
     return s;
 }

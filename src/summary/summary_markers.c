@@ -77,22 +77,6 @@ hs_str hs_summary_marker(const hs_summary *s, size_t i, uint64_t *count,
     return (hs_str){key->ptr, key->len};
 }
 
-static void window_error(hs_error *err, const char *fmt, ...)
-    HS_PRINTF(2, 3);
-
-static void window_error(hs_error *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = HS_ERR_NO_DATA;
-    err->event_index = UINT64_MAX;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-}
-
 static const marker *find(const hs_summary *s, hs_str name)
 {
     uint32_t k = hs_intern_find(&s->marker_names, name.ptr, name.len);
@@ -103,19 +87,18 @@ int hs_summary_marker_window(const hs_summary *s, hs_str from, hs_str to,
                              uint64_t *from_ns, uint64_t *to_ns,
                              hs_error *err)
 {
+    hs__error_clear(err);
     if (!s->finished) {
-        window_error(err, "hs_summary_marker_window() before "
-                     "hs_summary_finish()");
-        if (err)
-            err->code = HS_ERR_MISUSE;
-        return HS_ERR_MISUSE;
+        return hs__error_set(err, HS_ERR_MISUSE, NULL,
+                             "hs_summary_marker_window() before "
+                             "hs_summary_finish()");
     }
     const marker *a = find(s, from), *b = find(s, to);
     if (!a || !b) {
         const hs_str miss = !a ? from : to;
-        window_error(err, "the log has no user marker named \"%.*s\"",
-                     miss.len > 200 ? 200 : (int)miss.len, miss.ptr);
-        return HS_ERR_NO_DATA;
+        return hs__error_set(err, HS_ERR_NO_DATA, NULL,
+                             "the log has no user marker named \"%.*s\"",
+                             miss.len > 200 ? 200 : (int)miss.len, miss.ptr);
     }
     const uint64_t t0 = a->first;
     bool found = false;
@@ -126,12 +109,12 @@ int hs_summary_marker_window(const hs_summary *s, hs_str from, hs_str to,
             found = true;
         }
     if (!found) {
-        window_error(err, "user marker \"%.*s\" does not occur after "
-                     "\"%.*s\" (first at %.6f s)",
-                     to.len > 100 ? 100 : (int)to.len, to.ptr,
-                     from.len > 100 ? 100 : (int)from.len, from.ptr,
-                     (double)t0 / 1e9);
-        return HS_ERR_NO_DATA;
+        return hs__error_set(err, HS_ERR_NO_DATA, NULL,
+                             "user marker \"%.*s\" does not occur after "
+                             "\"%.*s\" (first at %.6f s)",
+                             to.len > 100 ? 100 : (int)to.len, to.ptr,
+                             from.len > 100 ? 100 : (int)from.len, from.ptr,
+                             (double)t0 / 1e9);
     }
     *from_ns = t0;
     *to_ns = t1;

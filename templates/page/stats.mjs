@@ -58,25 +58,42 @@ export function stackUp(red, kind) {
   }
   return { layers: out, ymax: kind === 'normalized' ? 1 : ymax };
 }
-// Each band's figures over the window [w0, w1] (seconds, the ends
-// included): its peak pk, the time pt of its first peak, its byte-seconds
-// bs (trapezoids between the window's samples; a lone sample's bytes) and
-// its share of all the bands' byte-seconds.
-export function windowStats(run, [w0, w1]) {
-  const i0 = lowerBound(run.t, w0, 0, run.n), i1 = lowerBound(run.t, w1 * (1 + 1e-12) + 1e-12, 0, run.n);
-  const out = run.bands.map(b => {
-    let pk = 0, pt = i0 < run.n ? run.t[i0] : 0, bs = 0;
-    const v = b.v, t = run.t;
-    for (let i = i0; i < i1; i++) {
-      if (v[i] > pk) { pk = v[i]; pt = t[i]; }
-      if (i + 1 < i1) bs += (v[i] + v[i + 1]) / 2 * (t[i + 1] - t[i]);
-    }
-    if (i1 - i0 === 1) bs = v[i0];
-    return { b, pk, pt, bs };
-  });
+// Each band's share of all the bands' byte-seconds.
+function withShares(out) {
   const total = out.reduce((a, x) => a + x.bs, 0);
   for (const x of out) x.share = total > 0 ? x.bs / total : 0;
   return out;
+}
+
+// Each band's figures over the window [w0, w1] (seconds, the ends
+// included), by the census's rule (src/census/census_stats.h): its peak
+// pk, the time pt of its first peak (the window's first sample when it
+// never rises above 0), its byte-seconds bs (the trapezoid rule as a
+// weighted sum: each sample weighs half the time between its neighbours
+// in the window, a lone sample one second) and its share of all the
+// bands' byte-seconds. For a zoomed window; the whole run's are runStats'.
+export function windowStats(run, [w0, w1]) {
+  const i0 = lowerBound(run.t, w0, 0, run.n), i1 = lowerBound(run.t, w1 * (1 + 1e-12) + 1e-12, 0, run.n);
+  const t = run.t, w = new Float64Array(Math.max(0, i1 - i0));
+  for (let i = i0; i < i1; i++) {
+    w[i - i0] = i1 - i0 === 1 ? 1 : (t[Math.min(i + 1, i1 - 1)] - t[Math.max(i - 1, i0)]) / 2;
+  }
+  return withShares(run.bands.map(b => {
+    let pk = 0, pt = i0 < i1 ? t[i0] : 0, bs = 0;
+    const v = b.v;
+    for (let i = i0; i < i1; i++) {
+      if (v[i] > pk) { pk = v[i]; pt = t[i]; }
+      bs += v[i] * w[i - i0];
+    }
+    return { b, pk, pt, bs };
+  }));
+}
+
+// The whole run's figures as the data document carries them (the C
+// library's, from every sample even when the page's points are merged):
+// received, not recomputed.
+export function runStats(run) {
+  return withShares(run.bands.map(b => ({ b, pk: b.peak, pt: b.peakT, bs: b.bs })));
 }
 
 // The largest of values v at the samples within [w0, w1].

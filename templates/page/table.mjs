@@ -1,7 +1,7 @@
 /* The band table: every band, virtualised, sortable and filtered. */
 import { doc, el } from './dom.mjs';
 import { fmtBytes, fmtPct, fmtSec } from './format.mjs';
-import { sparkline, windowStats } from './stats.mjs';
+import { runStats, sparkline, windowStats } from './stats.mjs';
 import { S, compare, runs, ui, windowOf } from './state.mjs';
 import { showTab } from './panels.mjs';
 
@@ -43,7 +43,10 @@ export function forgetTableStats() { tableKey = ''; }
 export function drawTable() {
   const run = runs[compare ? 1 : 0];
   const key = JSON.stringify([S.win, S.timeMode]);
-  if (key !== tableKey || !run.ws) { run.ws = windowStats(run, windowOf(run)); tableKey = key; }
+  if (key !== tableKey || !run.ws) {
+    run.ws = S.win ? windowStats(run, windowOf(run)) : runStats(run);
+    tableKey = key;
+  }
   const f = S.tableFilter.trim().toLowerCase();
   tableRows = run.ws.filter(x => !f || x.b.name.toLowerCase().includes(f));
   const [k, dir] = S.tableSort;

@@ -35,7 +35,7 @@ export function makeRun({ t, bands, frames = [], lines = {}, end = 0 }) {
     points: t.length, t: encodeColumn(dt), end_us: end, frames, markers: [], lines: {},
     bands: bands.map(b => ({
       n: b.n, c: '#123456', g: b.g || 1, d: encodeColumn(b.v.map(x => x / (b.g || 1))),
-      x: b.x ? 1 : 0, pk: Math.max(...b.v), pt: 0, bs: b.bs ?? 0, sd: b.sd ?? 0, s: b.s
+      x: b.x ? 1 : 0, pk: b.pk ?? Math.max(...b.v), pt: b.pt ?? 0, bs: b.bs ?? 0, sd: b.sd ?? 0, s: b.s
     }))
   };
   for (const [k, [lt, lv]] of Object.entries(lines)) {

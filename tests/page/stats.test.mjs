@@ -1,7 +1,7 @@
 // Band figures over a run's samples (templates/page/stats.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lowerBound, nearest, windowStats, peakWithin, peakIndex, reduce, stackUp } from '../../templates/page/stats.mjs';
+import { lowerBound, nearest, runStats, windowStats, peakWithin, peakIndex, reduce, stackUp } from '../../templates/page/stats.mjs';
 import { makeRun } from './helpers.mjs';
 
 // samples at 0, 1, 2, 3, 4 s
@@ -60,6 +60,22 @@ test('an empty window: zeros, no division by zero', () => {
     assert.equal(x.bs, 0);
     assert.equal(x.share, 0);
   }
+});
+
+test('the whole run\'s figures are the document\'s, not recomputed', () => {
+  // as on a merged page: the points hold each interval's maximum, the
+  // document the figures of every sample
+  const r = makeRun({
+    t: [0, 2e6],
+    bands: [{ n: 'a', v: [10, 30], pk: 40, pt: 1e6, bs: 35 }, { n: 'b', v: [5, 5], bs: 15 }],
+    end: 2e6
+  });
+  const w = byName(runStats(r));
+  assert.equal(w.a.pk, 40);
+  assert.equal(w.a.pt, 1);
+  assert.equal(w.a.bs, 35);
+  assert.equal(w.a.share, 35 / 50);
+  assert.equal(byName(windowStats(r, [0, 2])).a.bs, 40, 'recomputed from the points');
 });
 
 test('peak within a window, and the sample of the largest total', () => {
