@@ -127,7 +127,7 @@ static bool apply_option(chart_args *a, int id, const char *v)
         return true;
     case OPT_KIND: return cli_parse_kind("chart", v, &a->o.kind);
     case OPT_BANDS:
-        if (!cli_parse_uint("chart", "--bands", v, 1000000, &u))
+        if (!cli_old_uint("chart", "--bands", v, 1000000, &u))
             return false;
         a->o.bands = (unsigned)u;
         return true;
@@ -140,7 +140,7 @@ static bool apply_option(chart_args *a, int id, const char *v)
     case OPT_DPI: return size_value("--dpi", v, 24, 1200, &a->o.dpi);
     case OPT_NO_LINES: a->o.no_heap_lines = true; return true;
     case OPT_NAME_LIMIT:
-        if (!cli_parse_uint("chart", "-L", v, 100000, &u))
+        if (!cli_old_uint("chart", "-L", v, 100000, &u))
             return false;
         a->name_limit = (unsigned)u;
         return true;
@@ -200,8 +200,8 @@ static int draw(const char *in, chart_args *a)
 
 int cmd_chart(int argc, char **argv)
 {
-    cli_parsed p;
-    int st = cli_parse("chart", argc, argv, opts, help, &p);
+    cli_old_parsed p;
+    int st = cli_parse_old("chart", argc, argv, opts, help, &p);
     if (st)
         return st < 0 ? EXIT_OK : st;
     chart_args a;

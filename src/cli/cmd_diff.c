@@ -144,7 +144,7 @@ static int parse_value(diff_args *a, int id, const char *v)
         a->chart.absolute_time = strcmp(v, "absolute") == 0;
         break;
     case OPT_BANDS:
-        if (!cli_parse_uint("diff", "--bands", v, 100000, &n))
+        if (!cli_old_uint("diff", "--bands", v, 100000, &n))
             return EXIT_USAGE;
         a->chart.chart.bands = (unsigned)n;
         break;
@@ -220,9 +220,9 @@ static int parse_args(int argc, char **argv, diff_args *a)
     }
     int nargs;
     int rc = take_between(argc, argv, args, &nargs, a->between);
-    cli_parsed p;
+    cli_old_parsed p;
     if (!rc)
-        rc = cli_parse("diff", nargs, args, opts, help, &p);
+        rc = cli_parse_old("diff", nargs, args, opts, help, &p);
     free(args);
     if (rc)
         return rc;

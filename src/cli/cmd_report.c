@@ -265,7 +265,7 @@ static char *mlpd_gc_json(const hs_census *c, const char *input)
 
 /* Options into *set; an exit code (EXIT_OK to go on). At most 64 options
  * in all, so the pattern lists cannot overflow. */
-static int parse_options(const cli_parsed *p, report_set *set,
+static int parse_options(const cli_old_parsed *p, report_set *set,
                          unsigned *name_limit, const char **inc,
                          const char **exc, bool *source_given, bool *alloc)
 {
@@ -285,12 +285,12 @@ static int parse_options(const cli_parsed *p, report_set *set,
             }
             break;
         case OPT_NAME_LIMIT:
-            if (!cli_parse_uint("report", "-L", v, 100000, &u))
+            if (!cli_old_uint("report", "-L", v, 100000, &u))
                 return EXIT_USAGE;
             *name_limit = (unsigned)u;
             break;
         case OPT_BANDS:
-            if (!cli_parse_uint("report", "--bands", v, 1000000, &u))
+            if (!cli_old_uint("report", "--bands", v, 1000000, &u))
                 return EXIT_USAGE;
             set->bands = (unsigned)u;
             break;
@@ -343,8 +343,8 @@ static int load(const char *input, unsigned name_limit, bool source_given,
 
 int cmd_report(int argc, char **argv)
 {
-    cli_parsed p;
-    int st = cli_parse("report", argc, argv, opts, help, &p);
+    cli_old_parsed p;
+    int st = cli_parse_old("report", argc, argv, opts, help, &p);
     if (st)
         return st < 0 ? EXIT_OK : st;
     const char *inc[65] = {0}, *exc[65] = {0};

@@ -313,10 +313,10 @@ static int parse_args(int argc, char **argv, summary_args *a)
         return EXIT_INTERNAL;
     }
     int nargs;
-    cli_parsed p;
+    cli_old_parsed p;
     int rc = take_between(argc, argv, a, args, &nargs);
     if (!rc)
-        rc = cli_parse("summary", nargs, args, opts, help, &p);
+        rc = cli_parse_old("summary", nargs, args, opts, help, &p);
     free(args);
     if (rc)
         return rc;
@@ -338,8 +338,12 @@ static int parse_args(int argc, char **argv, summary_args *a)
         default: break;
         }
     }
-    if (!(a->path = cli_one_file("summary", &p)))
+    if (p.npos != 1) {
+        cli_errorf("summary: expected one FILE (run 'heapscope summary "
+                   "--help')");
         return EXIT_USAGE;
+    }
+    a->path = p.pos[0];
     if (a->between[0] && (a->has_from || a->has_to)) {
         cli_errorf("summary: --between cannot be combined with --from or "
                    "--to");

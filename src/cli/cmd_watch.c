@@ -123,17 +123,17 @@ static int parse_opt(watch *w, int id, const char *v)
     case OPT_HTTP: w->http = v; return EXIT_OK;
     case OPT_RECONNECT: w->reconnect = true; return EXIT_OK;
     case OPT_TOP:
-        if (!cli_parse_uint("watch", "--top", v, 10000, &u))
+        if (!cli_old_uint("watch", "--top", v, 10000, &u))
             return EXIT_USAGE;
         w->top = (unsigned)u;
         return EXIT_OK;
     case OPT_PID:
-        if (!cli_parse_uint("watch", "--pid", v, 0x7fffffff, &u) || !u)
+        if (!cli_old_uint("watch", "--pid", v, 0x7fffffff, &u) || !u)
             return EXIT_USAGE;
         w->src_opt.pid = (int)u;
         return EXIT_OK;
     case OPT_MAX:
-        if (!cli_parse_uint("watch", "--max-samples", v, 1ull << 40, &u))
+        if (!cli_old_uint("watch", "--max-samples", v, 1ull << 40, &u))
             return EXIT_USAGE;
         if (u && u < 16) {
             cli_errorf("watch: --max-samples: 0 or at least 16");
@@ -142,7 +142,7 @@ static int parse_opt(watch *w, int id, const char *v)
         w->max_samples = u;
         return EXIT_OK;
     case OPT_NAME_LIMIT:
-        if (!cli_parse_uint("watch", "-L", v, 100000, &u))
+        if (!cli_old_uint("watch", "-L", v, 100000, &u))
             return EXIT_USAGE;
         w->name_limit = (unsigned)u;
         return EXIT_OK;
@@ -416,7 +416,7 @@ static int start_http(watch *w)
         port = colon + 1;
     }
     unsigned long long p;
-    if (!cli_parse_uint("watch", "--http", port, 65535, &p))
+    if (!cli_old_uint("watch", "--http", port, 65535, &p))
         return EXIT_USAGE;
     hs_error err;
     w->srv = hs_live_server_start(addr, (unsigned)p, 0, &err);
@@ -494,8 +494,8 @@ static int run(watch *w)
 
 int cmd_watch(int argc, char **argv)
 {
-    cli_parsed p;
-    int st = cli_parse("watch", argc, argv, opts, help, &p);
+    cli_old_parsed p;
+    int st = cli_parse_old("watch", argc, argv, opts, help, &p);
     if (st)
         return st < 0 ? EXIT_OK : st;
     watch w = {.interval = 1, .every = 5, .top = 20, .max_samples = 20000};

@@ -13,6 +13,22 @@ static bool mlpd_set;
 static hs_mlpd_group mlpd_by;
 static hs_mlpd_samples mlpd_samples;
 
+void cli_use_mlpd(const cli_parsed *p, const cli_mlpd *m)
+{
+    if (cli_given(p, &cli_opt_mlpd_by) || cli_given(p, &cli_opt_mlpd_source)) {
+        mlpd_by = m->by;
+        mlpd_samples = m->samples;
+        mlpd_set = true;
+    }
+}
+
+void cli_set_mlpd_samples(hs_mlpd_samples samples)
+{
+    mlpd_samples = samples;
+    mlpd_set = true;
+}
+
+/* legacy: the old parser's --by and --source */
 bool cli_set_mlpd_by(const char *cmd, const char *value)
 {
     static const char *const names[] = {"class", "namespace", "assembly"};
@@ -25,12 +41,6 @@ bool cli_set_mlpd_by(const char *cmd, const char *value)
     cli_errorf("%s: --by takes class, namespace or assembly, not '%s'", cmd,
                value);
     return false;
-}
-
-void cli_set_mlpd_samples(hs_mlpd_samples samples)
-{
-    mlpd_samples = samples;
-    mlpd_set = true;
 }
 
 int cli_mlpd_option(const char *cmd, int id, const char *value)
