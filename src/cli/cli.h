@@ -316,40 +316,6 @@ typedef struct cli_census_cmd {
 int cli_census_command(const cli_census_cmd *cmd, void *args, int argc,
                        char **argv);
 
-/* The old parser (legacy_parse.c), while commands move to tables. */
-typedef struct cli_opt {
-    const char *name;
-    char short_name;
-    int has_arg;
-    int id;
-} cli_opt;
-typedef struct cli_old_parsed {
-    int nopts;
-    struct { int id; const char *value; } opts[64];
-    int npos;
-    const char *pos[16];
-} cli_old_parsed;
-int cli_parse_old(const char *cmd, int argc, char **argv, const cli_opt *table,
-                  const char *help, cli_old_parsed *out);
-bool cli_old_uint(const char *cmd, const char *opt, const char *value,
-                  unsigned long long max, unsigned long long *out);
-bool cli_parse_double(const char *cmd, const char *opt, const char *value,
-                      double *out);
-bool cli_parse_kind(const char *cmd, const char *v, hs_chart_kind *out);
-bool cli_parse_sort(const char *cmd, const char *v, hs_chart_sort *out);
-bool cli_set_mlpd_by(const char *cmd, const char *value);
-int cli_mlpd_option(const char *cmd, int id, const char *value);
-enum { CLI_OPT_BY = 200, CLI_OPT_SOURCE = 201 };
-#define CLI_OPT_BY_ENTRY {"by", 0, 1, CLI_OPT_BY}
-#define CLI_OPT_SOURCE_ENTRY {"source", 0, 1, CLI_OPT_SOURCE}
-#define CLI_HELP_BY \
-    "  --by class|namespace|assembly\n" \
-    "                        .mlpd: one band per class (default), namespace\n" \
-    "                        or assembly\n"
-#define CLI_HELP_SOURCE \
-    "  --source heap|alloc   .mlpd: heap shots (default), or bytes allocated\n" \
-    "                        per 10 ms interval\n"
-
 /* Commands (registered in commands.h): argv[0] is the command's name;
  * cli_cmd_NAME is the command's options table and help. */
 #include "commands.h"

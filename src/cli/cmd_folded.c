@@ -3,7 +3,6 @@
  */
 #include "cli.h"
 
-
 static const char head[] =
     "usage: heapscope folded [OPTIONS] FILE\n"
     "\n"

@@ -90,8 +90,8 @@ static bool parse_number(const char *cmd, const cli_optdef *d, const char *v,
     errno = 0;
     double x = *v ? strtod(v, &end) : 0;
     if (!*v || errno || *end || !(x >= d->min && x <= d->max)) {
-        cli_errorf("%s: --%s needs a number from %g to %g, not '%s'", cmd,
-                   d->name, d->min, d->max, v);
+        cli_errorf("%s: --%s needs a number from %.16g to %.16g, not '%s'",
+                   cmd, d->name, d->min, d->max, v);
         return false;
     }
     *out = x;
@@ -144,7 +144,8 @@ static bool store(const char *cmd, const cli_optref *r, const taken *t,
     case CLI_FLAG: store_uint(p, r->size, (unsigned long long)d->value); break;
     case CLI_TEXT:
         if (d->min > 0 && !*v) {
-            cli_errorf("%s: --%s needs a %s, not ''", cmd, d->name, d->arg);
+            cli_errorf("%s: --%s needs a %s; it cannot be empty", cmd,
+                       d->name, d->arg);
             return false;
         }
         *(const char **)p = v;
@@ -218,10 +219,16 @@ static void default_text(const cli_optref *r, const void *args, char *buf,
                          size_t n)
 {
     const char *p = (const char *)args + r->at;
-    unsigned long long u =
-        r->def->kind == CLI_NUMBER ? 0 : load_uint(p, r->size);
+    unsigned long long u = r->def->kind == CLI_NUMBER ||
+                                   r->def->kind == CLI_TEXT
+                               ? 0
+                               : load_uint(p, r->size);
     switch (r->def->kind) {
     case CLI_NUMBER: snprintf(buf, n, "%g", *(const double *)p); return;
+    case CLI_TEXT:
+        snprintf(buf, n, "%s", *(const char *const *)p ? *(const char *const *)p
+                                                       : "none");
+        return;
     case CLI_CHOICE:
         snprintf(buf, n, "?");
         for (const cli_choice *c = r->def->choices; c->name; c++)
@@ -393,9 +400,8 @@ static void make_tables(const cli_command *cmd, char *shorts,
     shorts[k++] = ':';
     for (size_t i = 0; i < n; i++) {
         const cli_optdef *d = cmd->opts[i].def;
-        lo[i] = (struct option){d->name, d->kind == CLI_FLAG ? no_argument
-                                                             : required_argument,
-                                NULL, LONG_BASE + (int)i};
+        int has_arg = d->kind == CLI_FLAG ? no_argument : required_argument;
+        lo[i] = (struct option){d->name, has_arg, NULL, LONG_BASE + (int)i};
         if (d->short_name) {
             shorts[k++] = d->short_name;
             if (d->kind != CLI_FLAG)
