@@ -134,7 +134,7 @@ fi
 run report "$hc" -d "$TMP/bad" --kind pie
 expect_rc "report --kind pie" 2
 expect_err_line "report --kind pie: message" \
-    "heapscope: report: --kind must be area, normalized or line, not 'pie'"
+    "heapscope: report: --kind takes area, normalized or line, not 'pie'"
 run report "$hc" -d "$TMP/bad" --sort colour
 expect_rc "report --sort colour" 2
 check "report with bad options writes nothing" absent "$TMP/bad"

@@ -1,9 +1,9 @@
 /*
  * What every command that renders one census to one output shares:
- * parsing (with -o and -L handled here), the one FILE, loading the census
- * with its warnings, writing the output atomically, and the exit code. A
- * command is a table (cli_census_cmd) and a few callbacks for its own
- * options; see cmd_hp.c, the smallest.
+ * parsing (-o, -L and --by in cli_census_args), the one FILE, loading the
+ * census with its warnings, writing the output atomically, and the exit
+ * code. A command is a table (cli_census_cmd) and a few callbacks; see
+ * cmd_hp.c, the smallest.
  */
 #include "cli.h"
 
@@ -17,41 +17,27 @@ const char *cli_one_file(const char *cmd, const cli_parsed *p)
     return NULL;
 }
 
-int cli_census_command(const cli_census_cmd *cmd, void *opt, int argc,
+int cli_census_command(const cli_census_cmd *cmd, void *args, int argc,
                        char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse(cmd->name, argc, argv, cmd->opts, cmd->help, &p);
+    const char *name = cmd->cli->name;
+    int rc = cli_parse(cmd->cli, argc, argv, args, &p);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    const char *output = NULL;
-    unsigned long long limit = 0;
-    for (int i = 0; i < p.nopts; i++) {
-        const int id = p.opts[i].id;
-        const char *v = p.opts[i].value;
-        if (id == CLI_OPT_OUTPUT)
-            output = v;
-        else if (id == CLI_OPT_LIMIT) {
-            if (!cli_parse_uint(cmd->name, "--name-limit", v, 1u << 20,
-                                &limit))
-                return EXIT_USAGE;
-        } else if ((rc = cli_mlpd_option(cmd->name, id, v)) != 0) {
-            if (rc < 0) /* --by, --source of an .mlpd (load.c) */
-                return EXIT_USAGE;
-        } else if (cmd->option && (rc = cmd->option(opt, id, v)) != 0)
-            return rc;
-    }
-    if (cmd->check && (rc = cmd->check(opt)) != 0)
+    const cli_census_args *a = args;
+    cli_use_mlpd(&p, &a->mlpd);
+    if (cmd->check && (rc = cmd->check(args, &p)) != 0)
         return rc;
-    const char *path = cli_one_file(cmd->name, &p);
+    const char *path = cli_one_file(name, &p);
     if (!path)
         return EXIT_USAGE;
     hs_census *c;
-    rc = cli_load_census(path, (unsigned)limit, &c);
+    rc = cli_load_census(path, a->name_limit, &c);
     if (rc)
         return rc;
-    rc = cli_write_output(cmd->name, c, output, cmd->render, opt, path,
-                          cmd->no_data(opt));
+    rc = cli_write_output(name, c, a->output, cmd->render, args, path,
+                          cmd->no_data(args));
     hs_census_free(c);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <heapscope/heapscope.h>
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Exit codes, documented in --help and the README. */
@@ -20,32 +21,102 @@ enum {
     EXIT_INTERNAL = 5    /* out of memory or another internal failure */
 };
 
-/* One option a command takes. */
-typedef struct cli_opt {
-    const char *name;   /* long name without "--" */
-    char short_name;    /* 0 for none */
-    int has_arg;        /* 1 when the option takes a value */
-    int id;             /* returned to the command */
-} cli_opt;
+/*
+ * Options (parse.c). A command declares its options as a table of
+ * references to definitions: an option shared by several commands
+ * (--bands, --include, ...) is defined once (shared_opts.c), with one
+ * range, and the table says where in the command's argument struct its
+ * value goes. The struct is filled with the library's defaults (its
+ * _init) before parsing, so a default is written once and --help shows it.
+ * The same table drives getopt_long and writes the --help option list.
+ */
+typedef enum cli_kind {
+    CLI_FLAG,    /* no value: stores def->value (bool, int or enum) */
+    CLI_TEXT,    /* a string (const char *); min > 0 refuses "" */
+    CLI_LIST,    /* a string, repeatable: appended to a cli_list */
+    CLI_PAIR,    /* two words, "--between A B" (const char *[2]) */
+    CLI_UINT,    /* a whole number in [min, max] (unsigned, 32 or 64 bits) */
+    CLI_NUMBER,  /* a number in [min, max] (double) */
+    CLI_CHOICE   /* one name of def->choices: stores its value */
+} cli_kind;
 
-/* A parsed command line: options in order, then the positional words. */
+typedef struct cli_choice {
+    const char *name;
+    int value;
+    bool alias;      /* accepted, not listed (normalised for normalized) */
+} cli_choice;
+
+/* One option's definition. */
+typedef struct cli_optdef {
+    const char *name;            /* long name without "--" */
+    char short_name;             /* 0: none */
+    cli_kind kind;
+    const char *arg;             /* the value's name in --help ("N");
+                                    CHOICE: NULL lists the names */
+    double min, max;             /* UINT, NUMBER: the range */
+    const cli_choice *choices;   /* CHOICE: ended by {NULL} */
+    int value;                   /* FLAG: what it stores */
+    bool fold_case;              /* CHOICE: names match in any case */
+    const char *help;            /* --help text, lines split by \n; %D is
+                                    the default (the value before parsing) */
+} cli_optdef;
+
+/* A command's table row: a definition and where its value goes. */
+typedef struct cli_optref {
+    const cli_optdef *def;
+    size_t at, size;             /* offset and size in the argument struct */
+} cli_optref;
+#define CLI_OPT(def, type, member) \
+    {&(def), offsetof(type, member), sizeof(((type *)0)->member)}
+#define CLI_OPT_END {NULL, 0, 0}
+
+/* What CLI_LIST fills: the values in order, NULL-terminated. */
+#define CLI_LIST_MAX 64
+typedef struct cli_list {
+    const char *item[CLI_LIST_MAX + 1];
+    size_t n;
+} cli_list;
+
+/* A command: its help around the option list, and its table. */
+typedef struct cli_command {
+    const char *name;            /* "chart" */
+    const char *head;            /* usage, description, "options:" line */
+    const cli_optref *opts;      /* ended by CLI_OPT_END */
+    const char *tail;            /* after the option list (exit codes) */
+} cli_command;
+
+/* A parsed command line: the positional words and which options came. */
 typedef struct cli_parsed {
-    int nopts;
-    struct { int id; const char *value; } opts[64];
     int npos;
     const char *pos[16];
+    const cli_optref *opts;
+    unsigned char given[64];     /* per table row: times given */
 } cli_parsed;
 
 /*
- * Parses argv[1..argc) against `table`. Options may stand before or after
+ * Parses argv[1..argc) with getopt_long against cmd's table into args
+ * (filled with the defaults before). Options may stand before or after
  * the positional words; "--" ends options; "-" alone is positional
- * (standard input). Returns 0, or prints a usage error naming `cmd` and
- * returns EXIT_USAGE. "--help"/"-h" prints `help` to standard output and
- * returns -1: the command then exits with EXIT_OK; or EXIT_IO with a
- * message when standard output cannot be written (a full disk, /dev/full).
+ * (standard input); long options are taken by their whole name only (an
+ * abbreviation is an unknown option, so adding an option never breaks a
+ * command line). Returns 0, or prints a usage error naming the command
+ * and returns EXIT_USAGE. "--help"/"-h" prints the help (its option list
+ * made from the table) to standard output and returns -1: the command
+ * then exits with EXIT_OK; or EXIT_IO when it cannot be written.
  */
-int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *table,
-              const char *help, cli_parsed *out);
+int cli_parse(const cli_command *cmd, int argc, char **argv, void *args,
+              cli_parsed *out);
+
+/* Whether option def was given. */
+bool cli_given(const cli_parsed *p, const cli_optdef *def);
+
+/* Writes cmd's --help, defaults read from args, to f. */
+void cli_print_help(const cli_command *cmd, const void *args, FILE *f);
+
+/* The options several commands share, defined once (shared_opts.c). */
+extern const cli_optdef cli_opt_output, cli_opt_name_limit, cli_opt_bands,
+    cli_opt_include, cli_opt_exclude, cli_opt_sort, cli_opt_kind,
+    cli_opt_mlpd_by, cli_opt_mlpd_source;
 
 /*
  * Messages. Every line the program writes to stderr goes through
@@ -128,28 +199,16 @@ int cli_summary_mlpd(const char *path, int fd, bool json, const char *output,
 
 /*
  * How an .mlpd loads (load.c): --by class|namespace|assembly, and whether
- * samples are heap shots or allocation intervals. The setters print a
- * usage error naming `cmd` and return false for a bad value; the next
- * cli_load_census() applies them.
+ * samples are heap shots or allocation intervals. A command binds
+ * cli_opt_mlpd_by and cli_opt_mlpd_source to a cli_mlpd in its arguments;
+ * cli_use_mlpd() applies them, when given, to the next cli_load_census().
  */
-bool cli_set_mlpd_by(const char *cmd, const char *value);
+typedef struct cli_mlpd {
+    hs_mlpd_group by;
+    hs_mlpd_samples samples;
+} cli_mlpd;
+void cli_use_mlpd(const cli_parsed *p, const cli_mlpd *m);
 void cli_set_mlpd_samples(hs_mlpd_samples samples);
-
-/* The .mlpd options of the census commands, as table entries, with the
- * ids cli_mlpd_option() handles, and their help lines. */
-enum { CLI_OPT_BY = 200, CLI_OPT_SOURCE = 201 };
-#define CLI_OPT_BY_ENTRY {"by", 0, 1, CLI_OPT_BY}
-#define CLI_OPT_SOURCE_ENTRY {"source", 0, 1, CLI_OPT_SOURCE}
-#define CLI_HELP_BY \
-    "  --by class|namespace|assembly\n" \
-    "                        .mlpd: one band per class (default), namespace\n" \
-    "                        or assembly\n"
-#define CLI_HELP_SOURCE \
-    "  --source heap|alloc   .mlpd: heap shots (default), or bytes allocated\n" \
-    "                        per 10 ms interval\n"
-/* Handles option `id` when it is one of the above: returns 1 (handled),
- * 0 (not one of them) or -1 after a usage error. */
-int cli_mlpd_option(const char *cmd, int id, const char *value);
 
 /*
  * `events` for a Mono .mlpd (cmd_events_mlpd.c): reads fd after the n
@@ -159,23 +218,15 @@ int cli_mlpd_option(const char *cmd, int id, const char *value);
 int cli_events_mlpd(const char *path, int fd, const uint8_t *first,
                     size_t n, bool count);
 
-/* Parses an unsigned integer option value; prints a usage error and
- * returns false when it is not one. */
-bool cli_parse_uint(const char *cmd, const char *opt, const char *value,
-                    unsigned long long max, unsigned long long *out);
+/* Parses a whole number in [d->min, d->max] as a CLI_UINT option takes
+ * it; prints a usage error naming cmd and --NAME and returns false when it
+ * is not one. */
+bool cli_parse_uint(const char *cmd, const cli_optdef *d, const char *value,
+                    unsigned long long *out);
 
-/* Parses a non-negative number (seconds, sizes). */
-bool cli_parse_double(const char *cmd, const char *opt, const char *value,
-                      double *out);
-
-/* Seconds as cli_parse_double() gives them (non-negative), in whole
+/* Seconds as CLI_NUMBER options give them (non-negative), in whole
  * nanoseconds rounded to nearest; UINT64_MAX from 2^64 ns on. */
 uint64_t cli_seconds_to_ns(double secs);
-
-/* --kind area|normalized|line and --sort size|name|stddev; false after a
- * usage error naming cmd. */
-bool cli_parse_kind(const char *cmd, const char *v, hs_chart_kind *out);
-bool cli_parse_sort(const char *cmd, const char *v, hs_chart_sort *out);
 
 /*
  * Loads an eventlog or .hp file (told apart by content) into a new census,
@@ -234,36 +285,43 @@ int cli_write_output(const char *cmd, const hs_census *c, const char *output,
 /* The one FILE of a command line, or NULL after a usage error. */
 const char *cli_one_file(const char *cmd, const cli_parsed *p);
 
-/* Option ids cli_census_command handles itself; a command's own are > 0.
- * A command's table includes the rows of those it takes. */
-enum { CLI_OPT_OUTPUT = -1, CLI_OPT_LIMIT = -2 };
-#define CLI_OPT_OUTPUT_ROW {"output", 'o', 1, CLI_OPT_OUTPUT}
-#define CLI_OPT_LIMIT_ROW {"name-limit", 'L', 1, CLI_OPT_LIMIT}
+/* The arguments every command that renders one census to one output
+ * takes; its own argument struct begins with them. */
+typedef struct cli_census_args {
+    const char *output;              /* -o; NULL: standard output */
+    unsigned name_limit;             /* -L; 0: no cut */
+    cli_mlpd mlpd;                   /* --by (and --source) of an .mlpd */
+} cli_census_args;
+/* Their table rows, for a struct beginning with cli_census_args. */
+#define CLI_CENSUS_OPTS \
+    CLI_OPT(cli_opt_output, cli_census_args, output), \
+    CLI_OPT(cli_opt_name_limit, cli_census_args, name_limit), \
+    CLI_OPT(cli_opt_mlpd_by, cli_census_args, mlpd.by)
 
 /* A command that renders one census to one output (hp, csv, folded). */
 typedef struct cli_census_cmd {
-    const char *name;                /* "hp" */
-    const char *help;                /* its --help text */
-    const cli_opt *opts;             /* its options table */
-    /* Takes one of the command's own options into *opt; returns 0 or an
-     * exit code after a message. NULL when it has none. */
-    int (*option)(void *opt, int id, const char *value);
-    /* Checks the options together after all were read; may be NULL. */
-    int (*check)(const void *opt);
-    cli_render_fn render;            /* render(census, sink, opt) */
+    const cli_command *cli;          /* name, help and options table */
+    /* Checks the options together after all were read; may be NULL.
+     * Returns 0 or an exit code after a message. */
+    int (*check)(void *args, const cli_parsed *p);
+    cli_render_fn render;            /* render(census, sink, args) */
     /* The sentence for a census without what is asked (how to record
      * it), given the options. */
-    const char *(*no_data)(const void *opt);
+    const char *(*no_data)(const void *args);
 } cli_census_cmd;
 
-/* Runs such a command: parse, load FILE, write -o (or standard output).
- * Returns the exit code. */
-int cli_census_command(const cli_census_cmd *cmd, void *opt, int argc,
+/* Runs such a command: parse into args (a struct beginning with
+ * cli_census_args, filled with its defaults), load FILE, write -o (or
+ * standard output). Returns the exit code. */
+int cli_census_command(const cli_census_cmd *cmd, void *args, int argc,
                        char **argv);
 
-/* Commands (registered in commands.h): argv[0] is the command's name. */
+/* Commands (registered in commands.h): argv[0] is the command's name;
+ * cli_cmd_NAME is the command's options table and help. */
 #include "commands.h"
-#define CLI_DECLARE(name, line) int cmd_##name(int argc, char **argv);
+#define CLI_DECLARE(name, line) \
+    int cmd_##name(int argc, char **argv); \
+    extern const cli_command cli_cmd_##name;
 HS_CLI_COMMANDS(CLI_DECLARE)
 #undef CLI_DECLARE
 

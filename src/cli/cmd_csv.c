@@ -3,9 +3,7 @@
  */
 #include "cli.h"
 
-#include <string.h>
-
-static const char help[] =
+static const char head[] =
     "usage: heapscope csv [OPTIONS] FILE\n"
     "\n"
     "Writes the heap profile of FILE (an eventlog or a .hp file) as CSV.\n"
@@ -16,62 +14,48 @@ static const char help[] =
     "starts with =, +, -, @, TAB or CR gets a ' in front, so that a\n"
     "spreadsheet shows it as text instead of running it as a formula.\n"
     "\n"
-    "options:\n"
-    "  -o, --output OUT      write OUT (through a temporary file, renamed at\n"
-    "                        the end); - or no -o: standard output\n"
-    "  --layout long|wide    the table's shape (default long)\n"
-    "  -L, --name-limit N    cut -hc names to N characters as +RTS -L N does\n"
-    "                        (0, the default: no cut)\n"
-    "  --bom                 start with a UTF-8 byte-order mark (for\n"
-    "                        spreadsheets that misread UTF-8 names without)\n"
-    "  --no-formula-guard    names exactly as they are, no ' in front (for\n"
-    "                        data frames; unsafe to open in a spreadsheet)\n"
-    CLI_HELP_BY
-    CLI_HELP_SOURCE
-    "  -h, --help            this text\n"
+    "options:\n";
+
+static const char tail[] =
     "\n"
     "Exit codes: see 'heapscope --help' (4: the log has no heap profile).\n";
 
-enum { OPT_LAYOUT = 1, OPT_BOM, OPT_NO_GUARD };
+typedef struct csv_args {
+    cli_census_args base;
+    hs_csv_options o;
+} csv_args;
 
-static const cli_opt opts[] = {
-    CLI_OPT_OUTPUT_ROW,
-    {"layout", 0, 1, OPT_LAYOUT},
-    CLI_OPT_LIMIT_ROW,
-    {"bom", 0, 0, OPT_BOM},
-    {"no-formula-guard", 0, 0, OPT_NO_GUARD},
-    CLI_OPT_BY_ENTRY,
-    CLI_OPT_SOURCE_ENTRY,
-    {0, 0, 0, 0},
+static const cli_choice layouts[] = {
+    {"long", HS_CSV_LONG, false},
+    {"wide", HS_CSV_WIDE, false},
+    {NULL, 0, false}};
+
+static const cli_optdef opt_layout = {
+    "layout", 0, CLI_CHOICE, NULL, 0, 0, layouts, 0, false,
+    "the table's shape (default %D)"};
+static const cli_optdef opt_bom = {
+    "bom", 0, CLI_FLAG, NULL, 0, 0, NULL, true, false,
+    "start with a UTF-8 byte-order mark (for\n"
+    "spreadsheets that misread UTF-8 names without)"};
+static const cli_optdef opt_no_guard = {
+    "no-formula-guard", 0, CLI_FLAG, NULL, 0, 0, NULL, false, false,
+    "names exactly as they are, no ' in front (for\n"
+    "data frames; unsafe to open in a spreadsheet)"};
+
+static const cli_optref opts[] = {
+    CLI_CENSUS_OPTS,
+    CLI_OPT(opt_layout, csv_args, o.layout),
+    CLI_OPT(opt_bom, csv_args, o.bom),
+    CLI_OPT(opt_no_guard, csv_args, o.formula_guard),
+    CLI_OPT(cli_opt_mlpd_source, csv_args, base.mlpd.samples),
+    CLI_OPT_END,
 };
 
-static int option(void *arg, int id, const char *v)
-{
-    hs_csv_options *copt = arg;
-    switch (id) {
-    case OPT_LAYOUT:
-        if (strcmp(v, "long") == 0) {
-            copt->layout = HS_CSV_LONG;
-        } else if (strcmp(v, "wide") == 0) {
-            copt->layout = HS_CSV_WIDE;
-        } else {
-            cli_errorf("csv: --layout takes long or wide, not '%s'", v);
-            return EXIT_USAGE;
-        }
-        break;
-    case OPT_BOM:
-        copt->bom = true;
-        break;
-    case OPT_NO_GUARD:
-        copt->formula_guard = false;
-        break;
-    }
-    return EXIT_OK;
-}
+const cli_command cli_cmd_csv = {"csv", head, opts, tail};
 
 static int render_csv(const hs_census *c, hs_sink *out, const void *arg)
 {
-    return hs_render_csv_with(c, out, arg);
+    return hs_render_csv_with(c, out, &((const csv_args *)arg)->o);
 }
 
 static const char *no_data(const void *arg)
@@ -83,9 +67,9 @@ static const char *no_data(const void *arg)
 
 int cmd_csv(int argc, char **argv)
 {
-    static const cli_census_cmd cmd = {"csv", help, opts, option, NULL,
-                                       render_csv, no_data};
-    hs_csv_options copt;
-    hs_csv_options_init(&copt);
-    return cli_census_command(&cmd, &copt, argc, argv);
+    static const cli_census_cmd cmd = {&cli_cmd_csv, NULL, render_csv,
+                                       no_data};
+    csv_args a = {{0}, {0}};
+    hs_csv_options_init(&a.o);
+    return cli_census_command(&cmd, &a, argc, argv);
 }

@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-static const char help[] =
+static const char head[] =
     "usage: heapscope diff [OPTIONS] BEFORE AFTER\n"
     "\n"
     "Compares two heap profiles of the same breakdown (eventlogs or runtime\n"
@@ -20,73 +20,14 @@ static const char help[] =
     "change of its byte-seconds: before, after, change, ratio, and bands\n"
     "only in one run marked new or gone. Bands match by name.\n"
     "\n"
-    "options:\n"
-    "  --by byte-seconds|peak  order bands by the change of their\n"
-    "                          byte-seconds (default) or of their peak\n"
-    "  --normalize             drop the unique suffixes GHC generates for\n"
-    "                          local names in -hd closure descriptions\n"
-    "                          (<Main.sat_s2cM> -> <Main.sat>) before\n"
-    "                          matching; the text counts the bands that\n"
-    "                          matched only so\n"
-    "  --window-from SECONDS   compare only from this time of each run\n"
-    "  --window-to SECONDS     ... up to this time\n"
-    "  --between A B           compare the span from the first user marker\n"
-    "                          named A to the next one named B, found in\n"
-    "                          each run (the same phase of both runs)\n"
-    "  --json                  one JSON object instead of text: before and\n"
-    "                          after (input, peak_bytes, peak_time_s,\n"
-    "                          byte_seconds, duration_s, samples, bands, gc)\n"
-    "                          and bands[] (band, status both|new|gone,\n"
-    "                          normalized_only, before_/after_peak_bytes,\n"
-    "                          before_/after_byte_seconds, change_*, ratio)\n"
-    "  --folded                'stack before after' lines, as difffolded.pl\n"
-    "                          writes them, for differential flame graphs\n"
-    "                          (frames as 'heapscope folded' writes them)\n"
-    "  --weight peak|integral|last\n"
-    "                          --folded: bytes at each run's peak sample\n"
-    "                          (default), byte-seconds, or the last sample\n"
-    "  -o, --output OUT        write OUT (through a temporary file, renamed\n"
-    "                          at the end); - or no -o: standard output.\n"
-    "                          OUT.svg, OUT.pdf or OUT.png (without --json or\n"
-    "                          --folded): a chart of both runs one above the\n"
-    "                          other on one y scale, bands in the same\n"
-    "                          colours, and a panel of each band's change\n"
-    "  -d, --dir DIR           write DIR/diff.html (both runs on one page:\n"
-    "                          hover shows both, isolating a band isolates\n"
-    "                          it in both), with diff.txt, diff.json and\n"
-    "                          diff.svg beside it, written as one set as\n"
-    "                          report -d does; DIR is made (with parents)\n"
-    "                          if missing\n"
-    "  --time relative|absolute\n"
-    "                          chart: each run's time normalised to its\n"
-    "                          length (default), or both in seconds\n"
-    "  --bands N               chart: the N largest bands (default 15)\n"
-    "  -h, --help              this text\n"
+    "options:\n";
+
+static const char tail[] =
     "\n"
     "Exit codes: 0 success; 1 malformed input; 2 usage, including two\n"
     "profiles of different breakdowns (-hc against -hy); 3 I/O; 4 an input\n"
     "without a heap profile, or a --between marker missing from a run;\n"
     "5 internal. See 'heapscope --help'.\n";
-
-enum {
-    OPT_OUTPUT = 1, OPT_JSON, OPT_FOLDED, OPT_WEIGHT, OPT_BY, OPT_NORMALIZE,
-    OPT_FROM, OPT_TO, OPT_TIME, OPT_BANDS, OPT_DIR
-};
-
-static const cli_opt opts[] = {
-    {"output", 'o', 1, OPT_OUTPUT},
-    {"json", 0, 0, OPT_JSON},
-    {"folded", 0, 0, OPT_FOLDED},
-    {"weight", 0, 1, OPT_WEIGHT},
-    {"by", 0, 1, OPT_BY},
-    {"normalize", 0, 0, OPT_NORMALIZE},
-    {"window-from", 0, 1, OPT_FROM},
-    {"window-to", 0, 1, OPT_TO},
-    {"time", 0, 1, OPT_TIME},
-    {"bands", 0, 1, OPT_BANDS},
-    {"dir", 'd', 1, OPT_DIR},
-    {0, 0, 0, 0},
-};
 
 typedef enum { OUT_TEXT, OUT_JSON, OUT_FOLDED, OUT_CHART, OUT_PAGE } out_kind;
 
@@ -95,103 +36,105 @@ typedef struct diff_args {
     const char *output;
     const char *dir;
     const char *between[2];
-    out_kind kind;
+    int kind;                 /* out_kind */
     hs_folded_options folded;
     hs_diff_chart_options chart;
     hs_diff_options d;
+    double window[2];         /* --window-from, --window-to, seconds */
     bool has_window;
 } diff_args;
 
-/*
- * Takes "--between A B" out of argv (cli_parse knows one-word values
- * only) into between[]; the rest goes to args. Returns 0 or EXIT_USAGE.
- */
-static int take_between(int argc, char **argv, char **args, int *nargs,
-                        const char *between[2])
-{
-    bool only_pos = false;
-    *nargs = 0;
-    for (int i = 0; i < argc; i++) {
-        only_pos = only_pos || (i > 0 && strcmp(argv[i], "--") == 0);
-        if (only_pos || i == 0 || strcmp(argv[i], "--between") != 0) {
-            args[(*nargs)++] = argv[i];
-            continue;
-        }
-        if (i + 2 >= argc || between[0]) {
-            cli_errorf(between[0] ? "diff: --between given twice"
-                                  : "diff: --between needs two marker "
-                                    "names");
-            return EXIT_USAGE;
-        }
-        between[0] = argv[++i];
-        between[1] = argv[++i];
-    }
-    args[*nargs] = NULL;
-    return 0;
-}
+static const cli_choice orders[] = {
+    {"byte-seconds", HS_DIFF_BY_BYTE_SECONDS, false},
+    {"peak", HS_DIFF_BY_PEAK, false},
+    {NULL, 0, false}};
+static const cli_choice weights[] = {
+    {"peak", HS_WEIGHT_PEAK, false},
+    {"integral", HS_WEIGHT_INTEGRAL, false},
+    {"last", HS_WEIGHT_LAST, false},
+    {NULL, 0, false}};
+static const cli_choice times[] = {
+    {"relative", false, false},
+    {"absolute", true, false},
+    {NULL, 0, false}};
 
-static int parse_value(diff_args *a, int id, const char *v)
-{
-    double s;
-    unsigned long long n;
-    switch (id) {
-    case OPT_TIME:
-        if (strcmp(v, "relative") && strcmp(v, "absolute")) {
-            cli_errorf("diff: --time takes relative or absolute, not '%s'",
-                       v);
-            return EXIT_USAGE;
-        }
-        a->chart.absolute_time = strcmp(v, "absolute") == 0;
-        break;
-    case OPT_BANDS:
-        if (!cli_parse_uint("diff", "--bands", v, 100000, &n))
-            return EXIT_USAGE;
-        a->chart.chart.bands = (unsigned)n;
-        break;
-    case OPT_OUTPUT: a->output = v; break;
-    case OPT_DIR: a->dir = v; break;
-    case OPT_JSON: a->kind = OUT_JSON; break;
-    case OPT_FOLDED: a->kind = OUT_FOLDED; break;
-    case OPT_NORMALIZE: a->d.normalize = true; break;
-    case OPT_WEIGHT:
-        if (strcmp(v, "peak") == 0)
-            a->folded.weight = HS_WEIGHT_PEAK;
-        else if (strcmp(v, "integral") == 0)
-            a->folded.weight = HS_WEIGHT_INTEGRAL;
-        else if (strcmp(v, "last") == 0)
-            a->folded.weight = HS_WEIGHT_LAST;
-        else {
-            cli_errorf("diff: --weight takes peak, integral or last, not "
-                       "'%s'", v);
-            return EXIT_USAGE;
-        }
-        break;
-    case OPT_BY:
-        if (strcmp(v, "peak") == 0)
-            a->d.order = HS_DIFF_BY_PEAK;
-        else if (strcmp(v, "byte-seconds") == 0)
-            a->d.order = HS_DIFF_BY_BYTE_SECONDS;
-        else {
-            cli_errorf("diff: --by takes byte-seconds or peak, not '%s'", v);
-            return EXIT_USAGE;
-        }
-        break;
-    case OPT_FROM:
-    case OPT_TO:
-        if (!cli_parse_double("diff", id == OPT_FROM ? "--window-from"
-                                                     : "--window-to", v, &s))
-            return EXIT_USAGE;
-        for (int k = 0; k < 2; k++) {
-            if (id == OPT_FROM)
-                a->d.from_ns[k] = cli_seconds_to_ns(s);
-            else
-                a->d.to_ns[k] = cli_seconds_to_ns(s);
-        }
-        a->has_window = true;
-        break;
-    }
-    return 0;
-}
+static const cli_optdef opt_by = {
+    "by", 0, CLI_CHOICE, NULL, 0, 0, orders, 0, false,
+    "order bands by the change of their\n"
+    "byte-seconds or of their peak (default %D)"};
+static const cli_optdef opt_normalize = {
+    "normalize", 0, CLI_FLAG, NULL, 0, 0, NULL, true, false,
+    "drop the unique suffixes GHC generates for\n"
+    "local names in -hd closure descriptions\n"
+    "(<Main.sat_s2cM> -> <Main.sat>) before\n"
+    "matching; the text counts the bands that\n"
+    "matched only so"};
+static const cli_optdef opt_from = {
+    "window-from", 0, CLI_NUMBER, "SECONDS", 0, 1e15, NULL, 0, false,
+    "compare only from this time of each run"};
+static const cli_optdef opt_to = {
+    "window-to", 0, CLI_NUMBER, "SECONDS", 0, 1e15, NULL, 0, false,
+    "... up to this time"};
+static const cli_optdef opt_between = {
+    "between", 0, CLI_PAIR, "A B", 0, 0, NULL, 0, false,
+    "compare the span from the first user marker\n"
+    "named A to the next one named B, found in\n"
+    "each run (the same phase of both runs)"};
+static const cli_optdef opt_json = {
+    "json", 0, CLI_FLAG, NULL, 0, 0, NULL, OUT_JSON, false,
+    "one JSON object instead of text: before and\n"
+    "after (input, peak_bytes, peak_time_s,\n"
+    "byte_seconds, duration_s, samples, bands, gc)\n"
+    "and bands[] (band, status both|new|gone,\n"
+    "normalized_only, before_/after_peak_bytes,\n"
+    "before_/after_byte_seconds, change_*, ratio)"};
+static const cli_optdef opt_folded = {
+    "folded", 0, CLI_FLAG, NULL, 0, 0, NULL, OUT_FOLDED, false,
+    "'stack before after' lines, as difffolded.pl\n"
+    "writes them, for differential flame graphs\n"
+    "(frames as 'heapscope folded' writes them)"};
+static const cli_optdef opt_weight = {
+    "weight", 0, CLI_CHOICE, NULL, 0, 0, weights, 0, false,
+    "--folded: bytes at each run's peak sample,\n"
+    "byte-seconds, or the last sample (default %D)"};
+static const cli_optdef opt_output = {
+    "output", 'o', CLI_TEXT, "OUT", 0, 0, NULL, 0, false,
+    "write OUT (through a temporary file, renamed\n"
+    "at the end); - or no -o: standard output.\n"
+    "OUT.svg, OUT.pdf or OUT.png (without --json or\n"
+    "--folded): a chart of both runs one above the\n"
+    "other on one y scale, bands in the same\n"
+    "colours, and a panel of each band's change"};
+static const cli_optdef opt_dir = {
+    "dir", 'd', CLI_TEXT, "DIR", 1, 0, NULL, 0, false,
+    "write DIR/diff.html (both runs on one page:\n"
+    "hover shows both, isolating a band isolates\n"
+    "it in both), with diff.txt, diff.json and\n"
+    "diff.svg beside it, written as one set as\n"
+    "report -d does; DIR is made (with parents)\n"
+    "if missing"};
+static const cli_optdef opt_time = {
+    "time", 0, CLI_CHOICE, NULL, 0, 0, times, 0, false,
+    "chart: each run's time normalised to its\n"
+    "length, or both in seconds (default %D)"};
+
+static const cli_optref opts[] = {
+    CLI_OPT(opt_by, diff_args, d.order),
+    CLI_OPT(opt_normalize, diff_args, d.normalize),
+    CLI_OPT(opt_from, diff_args, window[0]),
+    CLI_OPT(opt_to, diff_args, window[1]),
+    CLI_OPT(opt_between, diff_args, between),
+    CLI_OPT(opt_json, diff_args, kind),
+    CLI_OPT(opt_folded, diff_args, kind),
+    CLI_OPT(opt_weight, diff_args, folded.weight),
+    CLI_OPT(opt_output, diff_args, output),
+    CLI_OPT(opt_dir, diff_args, dir),
+    CLI_OPT(opt_time, diff_args, chart.absolute_time),
+    CLI_OPT(cli_opt_bands, diff_args, chart.chart.bands),
+    CLI_OPT_END,
+};
+
+const cli_command cli_cmd_diff = {"diff", head, opts, tail};
 
 /* Whether path names a chart by its extension, and which format. */
 static bool chart_format(const char *path, hs_chart_format *f)
@@ -207,29 +150,29 @@ static bool chart_format(const char *path, hs_chart_format *f)
     return false;
 }
 
+/* Windows from --window-from and --window-to, the same in both runs. */
+static void set_window(diff_args *a, const cli_parsed *p)
+{
+    for (int k = 0; k < 2; k++) {
+        if (cli_given(p, &opt_from))
+            a->d.from_ns[k] = cli_seconds_to_ns(a->window[0]);
+        if (cli_given(p, &opt_to))
+            a->d.to_ns[k] = cli_seconds_to_ns(a->window[1]);
+    }
+    a->has_window = cli_given(p, &opt_from) || cli_given(p, &opt_to);
+}
+
 static int parse_args(int argc, char **argv, diff_args *a)
 {
     memset(a, 0, sizeof *a);
     hs_diff_options_init(&a->d);
     hs_diff_chart_options_init(&a->chart);
-    a->folded.source = HS_FOLDED_HEAP;
-    char **args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args) {
-        cli_errorf("out of memory");
-        return EXIT_INTERNAL;
-    }
-    int nargs;
-    int rc = take_between(argc, argv, args, &nargs, a->between);
+    hs_folded_options_init(&a->folded);
     cli_parsed p;
-    if (!rc)
-        rc = cli_parse("diff", nargs, args, opts, help, &p);
-    free(args);
+    int rc = cli_parse(&cli_cmd_diff, argc, argv, a, &p);
     if (rc)
         return rc;
-    for (int i = 0; i < p.nopts && !rc; i++)
-        rc = parse_value(a, p.opts[i].id, p.opts[i].value);
-    if (rc)
-        return rc;
+    set_window(a, &p);
     if (p.npos != 2) {
         cli_errorf("diff: expected two files, BEFORE and AFTER (run "
                    "'heapscope diff --help')");
@@ -251,13 +194,13 @@ static int parse_args(int argc, char **argv, diff_args *a)
         cli_errorf("diff: --window-from is after --window-to");
         return EXIT_USAGE;
     }
-    if (a->dir && (a->output || a->kind != OUT_TEXT || !*a->dir)) {
-        cli_errorf(*a->dir ? "diff: -d writes its own set of files; it "
-                             "cannot be combined with -o, --json or --folded"
-                           : "diff: -d needs a directory name");
+    if (a->dir && (a->output || a->kind != OUT_TEXT)) {
+        cli_errorf("diff: -d writes its own set of files; it cannot be "
+                   "combined with -o, --json or --folded");
         return EXIT_USAGE;
     }
-    if (a->kind == OUT_TEXT && chart_format(a->output, &a->chart.chart.format)) {
+    if (a->kind == OUT_TEXT &&
+        chart_format(a->output, &a->chart.chart.format)) {
         if (!hs_chart_available()) {
             cli_errorf("diff: this heapscope was built without charts "
                        "(cairo and pango)");

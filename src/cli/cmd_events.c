@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char help[] =
+static const char head[] =
     "usage: heapscope events [--count] FILE\n"
     "\n"
     "Prints every event of an eventlog, one line each:\n"
@@ -19,19 +19,23 @@ static const char help[] =
     "Strings are quoted; bytes that are not printable UTF-8 are written \\xHH.\n"
     "A truncated log prints every complete event, then a warning.\n"
     "\n"
-    "options:\n"
-    "  -c, --count    one line per event type present: TAG NAME COUNT,\n"
-    "                 sorted by tag (block markers count under 18)\n"
-    "  -h, --help     this text\n"
+    "options:\n";
+
+static const char tail[] =
     "\n"
     "Exit codes: see 'heapscope --help'.\n";
 
-enum { OPT_COUNT = 1 };
+static const cli_optdef opt_count = {
+    "count", 'c', CLI_FLAG, NULL, 0, 0, NULL, true, false,
+    "one line per event type present: TAG NAME COUNT,\n"
+    "sorted by tag (block markers count under 18)"};
 
-static const cli_opt opts[] = {
-    {"count", 'c', 0, OPT_COUNT},
-    {0, 0, 0, 0},
+static const cli_optref opts[] = {
+    {&opt_count, 0, sizeof(bool)},
+    CLI_OPT_END,
 };
+
+const cli_command cli_cmd_events = {"events", head, opts, tail};
 
 void cli_put_str(FILE *out, hs_str s)
 {
@@ -207,13 +211,10 @@ static int on_count(void *user, const hs_event *ev)
 int cmd_events(int argc, char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse("events", argc, argv, opts, help, &p);
+    bool count = false;
+    int rc = cli_parse(&cli_cmd_events, argc, argv, &count, &p);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    bool count = false;
-    for (int i = 0; i < p.nopts; i++)
-        if (p.opts[i].id == OPT_COUNT)
-            count = true;
     if (p.npos != 1) {
         cli_errorf("events: expected one FILE (run 'heapscope events "
                    "--help')");

@@ -3,9 +3,7 @@
  */
 #include "cli.h"
 
-#include <string.h>
-
-static const char help[] =
+static const char head[] =
     "usage: heapscope folded [OPTIONS] FILE\n"
     "\n"
     "Writes 'frame;frame;frame N' lines, outermost frame first, for\n"
@@ -19,101 +17,73 @@ static const char help[] =
     "                           outermost first, then the allocated class;\n"
     "                           N is bytes, or objects with --weight count.\n"
     "\n"
-    "options:\n"
-    "  -o, --output OUT         write OUT (through a temporary file, renamed\n"
-    "                           at the end); - or no -o: standard output\n"
-    "  --source heap|time|alloc which profile (default heap)\n"
-    "  --weight peak|integral|last|bytes|count\n"
-    "                           heap: bytes at the sample with the largest\n"
-    "                           total (peak, the default), byte-seconds over\n"
-    "                           the run (integral), bytes at the last sample;\n"
-    "                           alloc: bytes (the default) or count\n"
-    CLI_HELP_BY
-    "  --per-capability         time: the capability as the root frame\n"
-    "  -L, --name-limit N       cut band names of -hc .hp output as -L does\n"
-    "                           (accepted for symmetry; frames are not cut)\n"
-    "  -h, --help               this text\n"
+    "options:\n";
+
+static const char tail[] =
     "\n"
     "Characters that would break a line (';', line breaks, a frame ending in\n"
     "a number) are replaced so every line parses.\n"
     "\n"
     "Exit codes: see 'heapscope --help' (4: the log has no such profile).\n";
 
-enum { OPT_SOURCE = 1, OPT_WEIGHT, OPT_PER_CAP };
-
-static const cli_opt opts[] = {
-    CLI_OPT_OUTPUT_ROW,
-    {"source", 0, 1, OPT_SOURCE},
-    {"weight", 0, 1, OPT_WEIGHT},
-    {"per-capability", 0, 0, OPT_PER_CAP},
-    CLI_OPT_LIMIT_ROW,
-    CLI_OPT_BY_ENTRY,
-    {0, 0, 0, 0},
-};
-
-/* The renderer's options and whether --weight was given. */
+/* The renderer's options after the shared ones. */
 typedef struct folded_args {
+    cli_census_args base;
     hs_folded_options fo;
-    bool weight_given;
 } folded_args;
 
-static int option(void *arg, int id, const char *v)
+static const cli_choice sources[] = {
+    {"heap", HS_FOLDED_HEAP, false},
+    {"time", HS_FOLDED_TIME, false},
+    {"alloc", HS_FOLDED_ALLOC, false},
+    {NULL, 0, false}};
+
+static const cli_choice weights[] = {
+    {"peak", HS_WEIGHT_PEAK, false},
+    {"integral", HS_WEIGHT_INTEGRAL, false},
+    {"last", HS_WEIGHT_LAST, false},
+    {"bytes", HS_WEIGHT_BYTES, false},
+    {"count", HS_WEIGHT_COUNT, false},
+    {NULL, 0, false}};
+
+static const cli_optdef opt_source = {
+    "source", 0, CLI_CHOICE, NULL, 0, 0, sources, 0, false,
+    "which profile (default %D)"};
+static const cli_optdef opt_weight = {
+    "weight", 0, CLI_CHOICE, NULL, 0, 0, weights, 0, false,
+    "heap: bytes at the sample with the largest\n"
+    "total (peak, the default), byte-seconds over\n"
+    "the run (integral), bytes at the last sample;\n"
+    "alloc: bytes (the default) or count"};
+static const cli_optdef opt_per_cap = {
+    "per-capability", 0, CLI_FLAG, NULL, 0, 0, NULL, true, false,
+    "time: the capability as the root frame"};
+
+static const cli_optref opts[] = {
+    CLI_CENSUS_OPTS,
+    CLI_OPT(opt_source, folded_args, fo.source),
+    CLI_OPT(opt_weight, folded_args, fo.weight),
+    CLI_OPT(opt_per_cap, folded_args, fo.per_capability),
+    CLI_OPT_END,
+};
+
+const cli_command cli_cmd_folded = {"folded", head, opts, tail};
+
+static int check(void *arg, const cli_parsed *p)
 {
     folded_args *a = arg;
-    switch (id) {
-    case OPT_SOURCE:
-        if (strcmp(v, "heap") == 0) {
-            a->fo.source = HS_FOLDED_HEAP;
-        } else if (strcmp(v, "time") == 0) {
-            a->fo.source = HS_FOLDED_TIME;
-        } else if (strcmp(v, "alloc") == 0) {
-            a->fo.source = HS_FOLDED_ALLOC;
-        } else {
-            cli_errorf("folded: --source takes heap, time or alloc, not "
-                       "'%s'", v);
-            return EXIT_USAGE;
-        }
-        break;
-    case OPT_WEIGHT:
-        a->weight_given = true;
-        if (strcmp(v, "peak") == 0) {
-            a->fo.weight = HS_WEIGHT_PEAK;
-        } else if (strcmp(v, "integral") == 0) {
-            a->fo.weight = HS_WEIGHT_INTEGRAL;
-        } else if (strcmp(v, "last") == 0) {
-            a->fo.weight = HS_WEIGHT_LAST;
-        } else if (strcmp(v, "bytes") == 0) {
-            a->fo.weight = HS_WEIGHT_BYTES;
-        } else if (strcmp(v, "count") == 0) {
-            a->fo.weight = HS_WEIGHT_COUNT;
-        } else {
-            cli_errorf("folded: --weight takes peak, integral, last, bytes "
-                       "or count, "
-                       "not '%s'", v);
-            return EXIT_USAGE;
-        }
-        break;
-    case OPT_PER_CAP:
-        a->fo.per_capability = true;
-        break;
-    }
-    return EXIT_OK;
-}
-
-static int check(const void *arg)
-{
-    folded_args *a = (folded_args *)arg;
+    bool weight_given = cli_given(p, &opt_weight);
     bool alloc_weight = a->fo.weight == HS_WEIGHT_BYTES ||
                         a->fo.weight == HS_WEIGHT_COUNT;
-    if (a->fo.source == HS_FOLDED_ALLOC && !a->weight_given)
+    if (a->fo.source == HS_FOLDED_ALLOC && !weight_given)
         a->fo.weight = HS_WEIGHT_BYTES;
-    else if (a->weight_given && a->fo.source != HS_FOLDED_TIME &&
+    else if (weight_given && a->fo.source != HS_FOLDED_TIME &&
              (a->fo.source == HS_FOLDED_ALLOC) != alloc_weight) {
         cli_errorf("folded: --weight bytes|count is for --source alloc, "
                    "peak|integral|last for --source heap");
         return EXIT_USAGE;
     }
-    if (a->fo.source == HS_FOLDED_TIME && a->weight_given) {
+    if (a->fo.source == HS_FOLDED_TIME && weight_given) {
         cli_errorf("folded: --weight is for --source heap; a time profile "
                    "is weighted by ticks");
         return EXIT_USAGE;
@@ -145,9 +115,9 @@ static const char *no_data(const void *arg)
 
 int cmd_folded(int argc, char **argv)
 {
-    static const cli_census_cmd cmd = {"folded", help, opts, option, check,
-                                       render_folded, no_data};
-    folded_args a = {{0}, false};
+    static const cli_census_cmd cmd = {&cli_cmd_folded, check, render_folded,
+                                       no_data};
+    folded_args a = {{0}, {0}};
     hs_folded_options_init(&a.fo);
     return cli_census_command(&cmd, &a, argc, argv);
 }

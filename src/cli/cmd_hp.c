@@ -3,8 +3,7 @@
  */
 #include "cli.h"
 
-
-static const char help[] =
+static const char head[] =
     "usage: heapscope hp [OPTIONS] FILE\n"
     "\n"
     "Writes the heap profile of FILE (an eventlog from +RTS -h... -l, or a\n"
@@ -15,22 +14,18 @@ static const char help[] =
     "counts mutator CPU seconds instead). -hc bands are named as the runtime\n"
     "names them, without its '(ccs id)' prefix, which the eventlog lacks.\n"
     "\n"
-    "options:\n"
-    "  -o, --output OUT      write OUT (through a temporary file, renamed at\n"
-    "                        the end); - or no -o: standard output\n"
-    "  -L, --name-limit N    cut -hc names to N characters as +RTS -L N does\n"
-    "                        (0, the default: no cut; the runtime's is 25)\n"
-    CLI_HELP_BY
-    "  -h, --help            this text\n"
+    "options:\n";
+
+static const char tail[] =
     "\n"
     "Exit codes: see 'heapscope --help' (4: the log has no heap profile).\n";
 
-static const cli_opt opts[] = {
-    CLI_OPT_OUTPUT_ROW,
-    CLI_OPT_LIMIT_ROW,
-    CLI_OPT_BY_ENTRY,
-    {0, 0, 0, 0},
+static const cli_optref opts[] = {
+    CLI_CENSUS_OPTS,
+    CLI_OPT_END,
 };
+
+const cli_command cli_cmd_hp = {"hp", head, opts, tail};
 
 static int render_hp(const hs_census *c, hs_sink *out, const void *arg)
 {
@@ -47,7 +42,8 @@ static const char *no_data(const void *arg)
 
 int cmd_hp(int argc, char **argv)
 {
-    static const cli_census_cmd cmd = {"hp", help, opts, NULL, NULL,
-                                       render_hp, no_data};
-    return cli_census_command(&cmd, NULL, argc, argv);
+    static const cli_census_cmd cmd = {&cli_cmd_hp, NULL, render_hp,
+                                       no_data};
+    cli_census_args a = {0};
+    return cli_census_command(&cmd, &a, argc, argv);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char help[] =
+static const char head[] =
     "usage: heapscope info FILE\n"
     "\n"
     "Prints what FILE (an eventlog or a .hp file) holds, one 'key: value'\n"
@@ -17,14 +17,17 @@ static const char help[] =
     "records, time-profile samples and markers, and whether the log was\n"
     "complete (a log without its data-end marker was cut short).\n"
     "\n"
-    "options:\n"
-    "  -h, --help     this text\n"
+    "options:\n";
+
+static const char tail[] =
     "\n"
     "Exit codes: see 'heapscope --help'.\n";
 
-static const cli_opt opts[] = {
-    {0, 0, 0, 0},
+static const cli_optref opts[] = {
+    CLI_OPT_END,
 };
+
+const cli_command cli_cmd_info = {"info", head, opts, tail};
 
 static void seconds(char *buf, size_t n, uint64_t ns)
 {
@@ -148,7 +151,7 @@ static void print_info(const char *path, const hs_census *c)
 int cmd_info(int argc, char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse("info", argc, argv, opts, help, &p);
+    int rc = cli_parse(&cli_cmd_info, argc, argv, NULL, &p);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     const char *path = cli_one_file("info", &p);

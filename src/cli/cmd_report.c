@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char help[] =
+static const char head[] =
     "usage: heapscope report [-d DIR] [OPTIONS] FILE\n"
     "\n"
     "Writes, side by side in DIR (default: the current directory), every\n"
@@ -37,37 +37,39 @@ static const char help[] =
     "place, so a failed run leaves the previous set whole. A file that\n"
     "would replace FILE itself is not written.\n"
     "\n"
-    "options (the chart's and the page's starting state):\n"
-    "  -d, --dir DIR         where to write (made when missing)\n"
-    "  -b, --bands N         the N largest bands drawn, the rest as OTHER (15)\n"
-    "  -i, --include PAT     keep only bands matching PAT (repeatable)\n"
-    "  -x, --exclude PAT     drop bands matching PAT (repeatable)\n"
-    "  -s, --sort ORDER      size, name or stddev\n"
-    "  -k, --kind KIND       area, normalized or line\n"
-    "  -L, --name-limit N    cut -hc names to N characters as +RTS -L does\n"
-    CLI_HELP_BY
-    CLI_HELP_SOURCE
-    "  -h, --help            this text\n"
+    "options (the chart's and the page's starting state):\n";
+
+static const char tail[] =
     "\n"
     "Exit codes: see 'heapscope --help'; 4 when the input has no heap\n"
     "samples, time profile, allocations or GC events; 3 when a file or the\n"
     "summary line cannot be written.\n";
 
-enum { OPT_DIR = 1, OPT_NAME_LIMIT, OPT_BANDS, OPT_INCLUDE, OPT_EXCLUDE,
-       OPT_SORT, OPT_KIND };
+/* What the command line asks for. */
+typedef struct report_args {
+    cli_census_args base;     /* -L, --by, --source */
+    report_set set;
+    cli_list inc, exc;
+} report_args;
 
-static const cli_opt opts[] = {
-    {"dir", 'd', 1, OPT_DIR},
-    {"name-limit", 'L', 1, OPT_NAME_LIMIT},
-    {"bands", 'b', 1, OPT_BANDS},
-    {"include", 'i', 1, OPT_INCLUDE},
-    {"exclude", 'x', 1, OPT_EXCLUDE},
-    {"sort", 's', 1, OPT_SORT},
-    {"kind", 'k', 1, OPT_KIND},
-    CLI_OPT_BY_ENTRY,
-    CLI_OPT_SOURCE_ENTRY,
-    {0, 0, 0, 0},
+static const cli_optdef opt_dir = {
+    "dir", 'd', CLI_TEXT, "DIR", 1, 0, NULL, 0, false,
+    "where to write (made when missing; default %D)"};
+
+static const cli_optref opts[] = {
+    CLI_OPT(opt_dir, report_args, set.dir),
+    CLI_OPT(cli_opt_bands, report_args, set.bands),
+    CLI_OPT(cli_opt_include, report_args, inc),
+    CLI_OPT(cli_opt_exclude, report_args, exc),
+    CLI_OPT(cli_opt_sort, report_args, set.sort),
+    CLI_OPT(cli_opt_kind, report_args, set.kind),
+    CLI_OPT(cli_opt_name_limit, report_args, base.name_limit),
+    CLI_OPT(cli_opt_mlpd_by, report_args, base.mlpd.by),
+    CLI_OPT(cli_opt_mlpd_source, report_args, base.mlpd.samples),
+    CLI_OPT_END,
 };
+
+const cli_command cli_cmd_report = {"report", head, opts, tail};
 
 /* The input's name without directory and last extension; "stdin" for -. */
 static char *base_name(const char *path)
@@ -263,61 +265,6 @@ static char *mlpd_gc_json(const hs_census *c, const char *input)
     return NULL;
 }
 
-/* Options into *set; an exit code (EXIT_OK to go on). At most 64 options
- * in all, so the pattern lists cannot overflow. */
-static int parse_options(const cli_parsed *p, report_set *set,
-                         unsigned *name_limit, const char **inc,
-                         const char **exc, bool *source_given, bool *alloc)
-{
-    size_t ninc = 0, nexc = 0;
-    unsigned long long u;
-    for (int i = 0; i < p->nopts; i++) {
-        const char *v = p->opts[i].value;
-        switch (p->opts[i].id) {
-        case OPT_DIR: set->dir = v; break;
-        case CLI_OPT_BY:
-        case CLI_OPT_SOURCE:
-            if (cli_mlpd_option("report", p->opts[i].id, v) < 0)
-                return EXIT_USAGE;
-            if (p->opts[i].id == CLI_OPT_SOURCE) {
-                *source_given = true;
-                *alloc = v[0] == 'a';
-            }
-            break;
-        case OPT_NAME_LIMIT:
-            if (!cli_parse_uint("report", "-L", v, 100000, &u))
-                return EXIT_USAGE;
-            *name_limit = (unsigned)u;
-            break;
-        case OPT_BANDS:
-            if (!cli_parse_uint("report", "--bands", v, 1000000, &u))
-                return EXIT_USAGE;
-            set->bands = (unsigned)u;
-            break;
-        case OPT_INCLUDE: inc[ninc++] = v; break;
-        case OPT_EXCLUDE: exc[nexc++] = v; break;
-        case OPT_SORT:
-            if (!cli_parse_sort("report", v, &set->sort))
-                return EXIT_USAGE;
-            break;
-        case OPT_KIND:
-            if (!cli_parse_kind("report", v, &set->kind))
-                return EXIT_USAGE;
-            break;
-        }
-    }
-    if (p->npos != 1) {
-        cli_errorf("report: %s (run 'heapscope report --help')",
-                   p->npos ? "one input file, please" : "no input file given");
-        return EXIT_USAGE;
-    }
-    if (!*set->dir) {
-        cli_errorf("report: -d needs a directory name");
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
 /*
  * Loads the input; an .mlpd file without heap shots but with allocations
  * is loaded again as bytes allocated over time, unless --source said which
@@ -343,17 +290,26 @@ static int load(const char *input, unsigned name_limit, bool source_given,
 
 int cmd_report(int argc, char **argv)
 {
+    report_args a;
+    memset(&a, 0, sizeof a);
+    report_set_init(&a.set);
+    a.set.dir = ".";
     cli_parsed p;
-    int st = cli_parse("report", argc, argv, opts, help, &p);
+    int st = cli_parse(&cli_cmd_report, argc, argv, &a, &p);
     if (st)
         return st < 0 ? EXIT_OK : st;
-    const char *inc[65] = {0}, *exc[65] = {0};
-    report_set set = {.dir = ".", .bands = 15, .include = inc, .exclude = exc};
-    unsigned name_limit = 0;
-    bool source_given = false, alloc = false;
-    if ((st = parse_options(&p, &set, &name_limit, inc, exc, &source_given,
-                            &alloc)) != EXIT_OK)
-        return st;
+    if (p.npos != 1) {
+        cli_errorf("report: %s (run 'heapscope report --help')",
+                   p.npos ? "one input file, please" : "no input file given");
+        return EXIT_USAGE;
+    }
+    cli_use_mlpd(&p, &a.base.mlpd);
+    bool source_given = cli_given(&p, &cli_opt_mlpd_source);
+    bool alloc = a.base.mlpd.samples == HS_MLPD_SAMPLES_ALLOC;
+    unsigned name_limit = a.base.name_limit;
+    report_set set = a.set;
+    set.include = a.inc.item;
+    set.exclude = a.exc.item;
     set.input = p.pos[0];
     struct stat in_st;
     if (strcmp(set.input, "-") != 0 && stat(set.input, &in_st) == 0)

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char help[] =
+static const char head[] =
     "usage: heapscope summary [--json] [--from SECONDS] [--to SECONDS]\n"
     "                         [--between MARKER MARKER] [-o FILE] FILE\n"
     "\n"
@@ -27,34 +27,9 @@ static const char help[] =
     "CPU columns read n/a; figures the log cannot give are listed, never\n"
     "printed as zeros, and notes say how others differ from +RTS -s.\n"
     "\n"
-    "options:\n"
-    "  --json             one JSON object instead of text; keys:\n"
-    "                     heapscope_version, input, program,\n"
-    "                     window, rts, threaded, heap_profiled,\n"
-    "                     allocated_bytes, copied_bytes, max_live_bytes,\n"
-    "                     live_samples, max_slop_bytes, max_mem_in_use_bytes,\n"
-    "                     mem_in_use_mib, generations[] (gen, collections,\n"
-    "                     par_collections, timed, copied_bytes, elapsed_ns,\n"
-    "                     avg_pause_ns, max_pause_ns), nonmoving_syncs,\n"
-    "                     nonmoving_sync_elapsed_ns, nonmoving_sync_max_ns,\n"
-    "                     work_balance_percent,\n"
-    "                     sparks (count, created, converted, overflowed, dud,\n"
-    "                     gcd, fizzled), total_elapsed_ns, gc_elapsed_ns,\n"
-    "                     mut_elapsed_ns, productivity_elapsed_percent,\n"
-    "                     alloc_rate_bytes_per_mut_second, capabilities[]\n"
-    "                     (cap, gc_intervals, led, gc_elapsed_ns,\n"
-    "                     allocated_bytes), unavailable[], notes[],\n"
-    "                     warnings[] (figures refused as impossible);\n"
-    "                     a figure the log cannot give is null\n"
-    "  --from SECONDS     start of a window, seconds since program start\n"
-    "  --to SECONDS       end of a window\n"
-    "  --between A B      the window from the first user marker named A\n"
-    "                     (exact name, from traceMarker) to the first marker\n"
-    "                     named B after it; A and B may be equal. Cannot be\n"
-    "                     combined with --from/--to. The log is read twice\n"
-    "                     (standard input is spooled to a temporary file).\n"
-    "  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
-    "  -h, --help         this text\n"
+    "options:\n";
+
+static const char tail[] =
     "\n"
     "In a window a collection counts when its GC_STATS_GHC event falls in\n"
     "it; allocation and sparks are the growth of the per-capability counters\n"
@@ -68,15 +43,58 @@ static const char help[] =
     "5 internal. With exit 4 a -o FILE is left as it was. See 'heapscope\n"
     "--help'.\n";
 
-enum { OPT_JSON = 1, OPT_FROM, OPT_TO, OPT_OUTPUT };
+/* The command line, parsed. */
+typedef struct summary_args {
+    const char *path, *output;
+    const char *between[2];   /* NULL: no --between */
+    bool json, has_from, has_to;
+    double from, to;
+} summary_args;
 
-static const cli_opt opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"from", 0, 1, OPT_FROM},
-    {"to", 0, 1, OPT_TO},
-    {"output", 'o', 1, OPT_OUTPUT},
-    {0, 0, 0, 0},
+static const cli_optdef opt_json = {
+    "json", 0, CLI_FLAG, NULL, 0, 0, NULL, true, false,
+    "one JSON object instead of text; keys:\n"
+    "heapscope_version, input, program,\n"
+    "window, rts, threaded, heap_profiled,\n"
+    "allocated_bytes, copied_bytes, max_live_bytes,\n"
+    "live_samples, max_slop_bytes, max_mem_in_use_bytes,\n"
+    "mem_in_use_mib, generations[] (gen, collections,\n"
+    "par_collections, timed, copied_bytes, elapsed_ns,\n"
+    "avg_pause_ns, max_pause_ns), nonmoving_syncs,\n"
+    "nonmoving_sync_elapsed_ns, nonmoving_sync_max_ns,\n"
+    "work_balance_percent,\n"
+    "sparks (count, created, converted, overflowed, dud,\n"
+    "gcd, fizzled), total_elapsed_ns, gc_elapsed_ns,\n"
+    "mut_elapsed_ns, productivity_elapsed_percent,\n"
+    "alloc_rate_bytes_per_mut_second, capabilities[]\n"
+    "(cap, gc_intervals, led, gc_elapsed_ns,\n"
+    "allocated_bytes), unavailable[], notes[],\n"
+    "warnings[] (figures refused as impossible);\n"
+    "a figure the log cannot give is null"};
+static const cli_optdef opt_from = {
+    "from", 0, CLI_NUMBER, "SECONDS", 0, 1e15, NULL, 0, false,
+    "start of a window, seconds since program start"};
+static const cli_optdef opt_to = {
+    "to", 0, CLI_NUMBER, "SECONDS", 0, 1e15, NULL, 0, false,
+    "end of a window"};
+static const cli_optdef opt_between = {
+    "between", 0, CLI_PAIR, "A B", 0, 0, NULL, 0, false,
+    "the window from the first user marker named A\n"
+    "(exact name, from traceMarker) to the first marker\n"
+    "named B after it; A and B may be equal. Cannot be\n"
+    "combined with --from/--to. The log is read twice\n"
+    "(standard input is spooled to a temporary file)."};
+
+static const cli_optref opts[] = {
+    CLI_OPT(opt_json, summary_args, json),
+    CLI_OPT(opt_from, summary_args, from),
+    CLI_OPT(opt_to, summary_args, to),
+    CLI_OPT(opt_between, summary_args, between),
+    CLI_OPT(cli_opt_output, summary_args, output),
+    CLI_OPT_END,
 };
+
+const cli_command cli_cmd_summary = {"summary", head, opts, tail};
 
 typedef struct pass_ctx {
     hs_summary *s;
@@ -266,78 +284,15 @@ static int write_summary(const hs_summary *s, const char *output, bool json,
     return rc;
 }
 
-/* The command line, parsed. */
-typedef struct summary_args {
-    const char *path, *output;
-    const char *between[2];   /* NULL: no --between */
-    bool json, has_from, has_to;
-    double from, to;
-} summary_args;
-
-/* --between takes two words, which cli_parse cannot express: takes it out
- * of argv into a->between, the rest into args (argc + 1 entries). */
-static int take_between(int argc, char **argv, summary_args *a, char **args,
-                        int *nargs)
-{
-    bool only_pos = false;
-    *nargs = 0;
-    for (int i = 0; i < argc; i++) {
-        if (i > 0 && !only_pos && strcmp(argv[i], "--") == 0)
-            only_pos = true;
-        if (i > 0 && !only_pos && strcmp(argv[i], "--between") == 0) {
-            if (i + 2 >= argc) {
-                cli_errorf("summary: --between needs two marker names");
-                return EXIT_USAGE;
-            }
-            if (a->between[0]) {
-                cli_errorf("summary: --between given twice");
-                return EXIT_USAGE;
-            }
-            a->between[0] = argv[i + 1];
-            a->between[1] = argv[i + 2];
-            i += 2;
-            continue;
-        }
-        args[(*nargs)++] = argv[i];
-    }
-    args[*nargs] = NULL;
-    return EXIT_OK;
-}
-
 /* Fills *a; returns EXIT_OK, -1 after --help, or an exit code. */
 static int parse_args(int argc, char **argv, summary_args *a)
 {
-    char **args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args) {
-        cli_errorf("out of memory");
-        return EXIT_INTERNAL;
-    }
-    int nargs;
     cli_parsed p;
-    int rc = take_between(argc, argv, a, args, &nargs);
-    if (!rc)
-        rc = cli_parse("summary", nargs, args, opts, help, &p);
-    free(args);
+    int rc = cli_parse(&cli_cmd_summary, argc, argv, a, &p);
     if (rc)
         return rc;
-    for (int i = 0; i < p.nopts; i++) {
-        const char *v = p.opts[i].value;
-        switch (p.opts[i].id) {
-        case OPT_JSON: a->json = true; break;
-        case OPT_FROM:
-            if (!cli_parse_double("summary", "--from", v, &a->from))
-                return EXIT_USAGE;
-            a->has_from = true;
-            break;
-        case OPT_TO:
-            if (!cli_parse_double("summary", "--to", v, &a->to))
-                return EXIT_USAGE;
-            a->has_to = true;
-            break;
-        case OPT_OUTPUT: a->output = v; break;
-        default: break;
-        }
-    }
+    a->has_from = cli_given(&p, &opt_from);
+    a->has_to = cli_given(&p, &opt_to);
     if (!(a->path = cli_one_file("summary", &p)))
         return EXIT_USAGE;
     if (a->between[0] && (a->has_from || a->has_to)) {

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char help[] =
+static const char head[] =
     "usage: heapscope watch [OPTIONS] SOURCE\n"
     "\n"
     "Follows the eventlog of a running program and shows, every interval,\n"
@@ -28,33 +28,9 @@ static const char help[] =
     "  unix:PATH      a program streaming with eventlog-socket\n"
     "  tcp:HOST:PORT  the same over TCP\n"
     "\n"
-    "options:\n"
-    "  --interval S        status line period (default 1)\n"
-    "  --json-lines        one JSON object per interval instead of text\n"
-    "  -d, --dir DIR       keep the report (as 'heapscope report') in DIR,\n"
-    "                      rewritten every --every S (default 5) and once\n"
-    "                      more at the end, as a whole: DIR is a link to\n"
-    "                      the newest complete set (new, empty, or made by\n"
-    "                      an earlier watch)\n"
-    "  --every S           -d period\n"
-    "  --http [ADDR:]PORT  serve / (live page), /metrics (Prometheus),\n"
-    "                      /census.csv, /summary.json, /chart.svg and\n"
-    "                      /status.json; ADDR defaults to 127.0.0.1\n"
-    "  --top N             bands in /metrics (default 20)\n"
-    "  --linger S          keep serving HTTP S seconds after the end\n"
-    "  --idle S            FILE: end after S seconds without growth\n"
-    "  --pid PID           FILE: end once process PID has exited\n"
-    "  --reconnect         sockets: when the program closes the stream,\n"
-    "                      wait for it to come back and start a new run\n"
-    "                      (files of run N are named NAME-runN)\n"
-    "  --census-every S    sockets: ask the program for a heap census\n"
-    "                      every S seconds (eventlog-socket's\n"
-    "                      requestHeapCensus)\n"
-    "  --max-samples N     keep memory bounded: past N samples, older\n"
-    "                      samples are merged into buckets keeping each\n"
-    "                      band's maximum (default 20000; 0 = never)\n"
-    "  -L, --name-limit N  cut -hc names to N characters as +RTS -L does\n"
-    "  -h, --help          this text\n"
+    "options:\n";
+
+static const char tail[] =
     "\n"
     "Ctrl-C or SIGTERM ends the watch like the end of the stream: final\n"
     "outputs, exit 0. A stream cut mid-event ends with a warning, exit 0.\n"
@@ -62,23 +38,74 @@ static const char help[] =
     "HTTP port unavailable, -d not writable at the end, or standard output\n"
     "not writable (the watch then ends as on SIGTERM).\n";
 
-enum {
-    OPT_INTERVAL = 1, OPT_JSON, OPT_DIR, OPT_EVERY, OPT_HTTP, OPT_TOP,
-    OPT_IDLE, OPT_PID, OPT_RECONNECT, OPT_CENSUS, OPT_MAX, OPT_NAME_LIMIT,
-    OPT_LINGER
+static const cli_optdef opt_interval = {
+    "interval", 0, CLI_NUMBER, "S", 0.05, 1e6, NULL, 0, false,
+    "status line period (default %D)"};
+static const cli_optdef opt_json = {
+    "json-lines", 0, CLI_FLAG, NULL, 0, 0, NULL, true, false,
+    "one JSON object per interval instead of text"};
+static const cli_optdef opt_dir = {
+    "dir", 'd', CLI_TEXT, "DIR", 1, 0, NULL, 0, false,
+    "keep the report (as 'heapscope report') in DIR,\n"
+    "rewritten every --every S and once more at the\n"
+    "end, as a whole: DIR is a link to the newest\n"
+    "complete set (new, empty, or made by an earlier\n"
+    "watch)"};
+static const cli_optdef opt_every = {
+    "every", 0, CLI_NUMBER, "S", 0.05, 1e6, NULL, 0, false,
+    "-d period (default %D)"};
+static const cli_optdef opt_http = {
+    "http", 0, CLI_TEXT, "[ADDR:]PORT", 0, 0, NULL, 0, false,
+    "serve / (live page), /metrics (Prometheus),\n"
+    "/census.csv, /summary.json, /chart.svg and\n"
+    "/status.json; ADDR defaults to 127.0.0.1"};
+static const cli_optdef opt_top = {
+    "top", 0, CLI_UINT, "N", 0, 10000, NULL, 0, false,
+    "bands in /metrics (default %D)"};
+static const cli_optdef opt_linger = {
+    "linger", 0, CLI_NUMBER, "S", 0, 1e6, NULL, 0, false,
+    "keep serving HTTP S seconds after the end"};
+static const cli_optdef opt_idle = {
+    "idle", 0, CLI_NUMBER, "S", 0.01, 1e6, NULL, 0, false,
+    "FILE: end after S seconds without growth"};
+static const cli_optdef opt_pid = {
+    "pid", 0, CLI_UINT, "PID", 1, 0x7fffffff, NULL, 0, false,
+    "FILE: end once process PID has exited"};
+static const cli_optdef opt_reconnect = {
+    "reconnect", 0, CLI_FLAG, NULL, 0, 0, NULL, true, false,
+    "sockets: when the program closes the stream,\n"
+    "wait for it to come back and start a new run\n"
+    "(files of run N are named NAME-runN)"};
+static const cli_optdef opt_census = {
+    "census-every", 0, CLI_NUMBER, "S", 0.05, 1e6, NULL, 0, false,
+    "sockets: ask the program for a heap census\n"
+    "every S seconds (eventlog-socket's\n"
+    "requestHeapCensus)"};
+static const cli_optdef opt_max = {
+    "max-samples", 0, CLI_UINT, "N", 0, 1ull << 40, NULL, 0, false,
+    "keep memory bounded: past N samples, older\n"
+    "samples are merged into buckets keeping each\n"
+    "band's maximum (default %D; 0 = never, else\n"
+    "at least 16)"};
+
+static const cli_optref opts[] = {
+    CLI_OPT(opt_interval, watch, interval),
+    CLI_OPT(opt_json, watch, json),
+    CLI_OPT(opt_dir, watch, dir),
+    CLI_OPT(opt_every, watch, every),
+    CLI_OPT(opt_http, watch, http),
+    CLI_OPT(opt_top, watch, top),
+    CLI_OPT(opt_linger, watch, linger),
+    CLI_OPT(opt_idle, watch, src_opt.idle_seconds),
+    CLI_OPT(opt_pid, watch, src_opt.pid),
+    CLI_OPT(opt_reconnect, watch, reconnect),
+    CLI_OPT(opt_census, watch, census_every),
+    CLI_OPT(opt_max, watch, max_samples),
+    CLI_OPT(cli_opt_name_limit, watch, name_limit),
+    CLI_OPT_END,
 };
 
-static const cli_opt opts[] = {
-    {"interval", 0, 1, OPT_INTERVAL}, {"json-lines", 0, 0, OPT_JSON},
-    {"dir", 'd', 1, OPT_DIR},         {"every", 0, 1, OPT_EVERY},
-    {"http", 0, 1, OPT_HTTP},         {"top", 0, 1, OPT_TOP},
-    {"idle", 0, 1, OPT_IDLE},         {"pid", 0, 1, OPT_PID},
-    {"reconnect", 0, 0, OPT_RECONNECT},
-    {"census-every", 0, 1, OPT_CENSUS},
-    {"max-samples", 0, 1, OPT_MAX},   {"name-limit", 'L', 1, OPT_NAME_LIMIT},
-    {"linger", 0, 1, OPT_LINGER},
-    {0, 0, 0, 0},
-};
+const cli_command cli_cmd_watch = {"watch", head, opts, tail};
 
 static volatile sig_atomic_t stop_requested;
 
@@ -93,61 +120,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int parse_seconds(const char *opt, const char *v, double min,
-                         double *out)
-{
-    if (!cli_parse_double("watch", opt, v, out))
-        return EXIT_USAGE;
-    if (*out < min || *out > 1e6) {
-        cli_errorf("watch: %s: give seconds between %g and 1000000", opt, min);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
-static int parse_opt(watch *w, int id, const char *v)
-{
-    unsigned long long u;
-    switch (id) {
-    case OPT_INTERVAL: return parse_seconds("--interval", v, 0.05, &w->interval);
-    case OPT_EVERY: return parse_seconds("--every", v, 0.05, &w->every);
-    case OPT_CENSUS: return parse_seconds("--census-every", v, 0.05,
-                                          &w->census_every);
-    case OPT_LINGER: return parse_seconds("--linger", v, 0, &w->linger);
-    case OPT_IDLE: return parse_seconds("--idle", v, 0.01,
-                                        &w->src_opt.idle_seconds);
-    case OPT_JSON: w->json = true; return EXIT_OK;
-    case OPT_DIR: w->dir = v; return *v ? EXIT_OK : EXIT_USAGE;
-    case OPT_HTTP: w->http = v; return EXIT_OK;
-    case OPT_RECONNECT: w->reconnect = true; return EXIT_OK;
-    case OPT_TOP:
-        if (!cli_parse_uint("watch", "--top", v, 10000, &u))
-            return EXIT_USAGE;
-        w->top = (unsigned)u;
-        return EXIT_OK;
-    case OPT_PID:
-        if (!cli_parse_uint("watch", "--pid", v, 0x7fffffff, &u) || !u)
-            return EXIT_USAGE;
-        w->src_opt.pid = (int)u;
-        return EXIT_OK;
-    case OPT_MAX:
-        if (!cli_parse_uint("watch", "--max-samples", v, 1ull << 40, &u))
-            return EXIT_USAGE;
-        if (u && u < 16) {
-            cli_errorf("watch: --max-samples: 0 or at least 16");
-            return EXIT_USAGE;
-        }
-        w->max_samples = u;
-        return EXIT_OK;
-    case OPT_NAME_LIMIT:
-        if (!cli_parse_uint("watch", "-L", v, 100000, &u))
-            return EXIT_USAGE;
-        w->name_limit = (unsigned)u;
-        return EXIT_OK;
-    }
-    return EXIT_USAGE;
 }
 
 /* Output names: the file's name without its extension, the socket's
@@ -461,8 +433,10 @@ static int start_http(watch *w)
         addr[n] = 0;
         port = colon + 1;
     }
+    static const cli_optdef http_port = {
+        "http", 0, CLI_UINT, "[ADDR:]PORT", 0, 65535, NULL, 0, false, ""};
     unsigned long long p;
-    if (!cli_parse_uint("watch", "--http", port, 65535, &p))
+    if (!cli_parse_uint("watch", &http_port, port, &p))
         return EXIT_USAGE;
     hs_error err;
     w->srv = hs_live_server_start(addr, (unsigned)p, 0, &err);
@@ -540,17 +514,16 @@ static int run(watch *w)
 
 int cmd_watch(int argc, char **argv)
 {
+    watch w = {.interval = 1, .every = 5, .top = 20, .max_samples = 20000};
+    hs_live_source_options_init(&w.src_opt);
     cli_parsed p;
-    int st = cli_parse("watch", argc, argv, opts, help, &p);
+    int st = cli_parse(&cli_cmd_watch, argc, argv, &w, &p);
     if (st)
         return st < 0 ? EXIT_OK : st;
-    watch w = {.interval = 1, .every = 5, .top = 20, .max_samples = 20000};
-    for (int i = 0; i < p.nopts; i++)
-        if ((st = parse_opt(&w, p.opts[i].id, p.opts[i].value)) != EXIT_OK) {
-            if (p.opts[i].id == OPT_DIR)
-                cli_errorf("watch: -d needs a directory name");
-            return st;
-        }
+    if (w.max_samples && w.max_samples < 16) {
+        cli_errorf("watch: --max-samples: 0 or at least 16");
+        return EXIT_USAGE;
+    }
     if (p.npos != 1) {
         cli_errorf("watch: %s (run 'heapscope watch --help')",
                    p.npos ? "one source, please" : "no source given");

@@ -13,39 +13,19 @@ static bool mlpd_set;
 static hs_mlpd_group mlpd_by;
 static hs_mlpd_samples mlpd_samples;
 
-bool cli_set_mlpd_by(const char *cmd, const char *value)
+void cli_use_mlpd(const cli_parsed *p, const cli_mlpd *m)
 {
-    static const char *const names[] = {"class", "namespace", "assembly"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(value, names[i]) == 0) {
-            mlpd_by = (hs_mlpd_group)i;
-            mlpd_set = true;
-            return true;
-        }
-    cli_errorf("%s: --by takes class, namespace or assembly, not '%s'", cmd,
-               value);
-    return false;
+    if (cli_given(p, &cli_opt_mlpd_by) || cli_given(p, &cli_opt_mlpd_source)) {
+        mlpd_by = m->by;
+        mlpd_samples = m->samples;
+        mlpd_set = true;
+    }
 }
 
 void cli_set_mlpd_samples(hs_mlpd_samples samples)
 {
     mlpd_samples = samples;
     mlpd_set = true;
-}
-
-int cli_mlpd_option(const char *cmd, int id, const char *value)
-{
-    if (id == CLI_OPT_BY)
-        return cli_set_mlpd_by(cmd, value) ? 1 : -1;
-    if (id != CLI_OPT_SOURCE)
-        return 0;
-    if (strcmp(value, "heap") == 0 || strcmp(value, "alloc") == 0) {
-        cli_set_mlpd_samples(value[0] == 'a' ? HS_MLPD_SAMPLES_ALLOC
-                                             : HS_MLPD_SAMPLES_HEAP);
-        return 1;
-    }
-    cli_errorf("%s: --source takes heap or alloc, not '%s'", cmd, value);
-    return -1;
 }
 
 int cli_load_census(const char *path, unsigned name_limit, hs_census **out)

@@ -51,6 +51,16 @@ static bool wanted(const hs_census *c, const report_set *set, what w)
     }
 }
 
+void report_set_init(report_set *s)
+{
+    hs_chart_options co;
+    hs_chart_options_init(&co);
+    memset(s, 0, sizeof *s);
+    s->bands = co.bands;
+    s->sort = co.sort;
+    s->kind = co.kind;
+}
+
 static int render(const hs_census *c, hs_sink *out, const void *arg)
 {
     const report_file *j = arg;

@@ -15,7 +15,8 @@ typedef struct report_set {
     const char *input;    /* the input's path ("-" for stdin), for messages */
     const struct stat *input_st; /* when set, a file that is the input is
                                     not replaced (a warning says so) */
-    unsigned bands;       /* the chart's and the page's starting state */
+    unsigned bands;       /* the chart's and the page's starting state,
+                             hs_chart_options_init's unless changed */
     const char *const *include;
     const char *const *exclude;
     hs_chart_sort sort;
@@ -28,6 +29,9 @@ typedef struct report_set {
                               errors name, when not dir (watch writes into
                               a set that DIR will point at) */
 } report_set;
+
+/* Empties *s and gives it the chart's defaults (bands, sort, kind). */
+void report_set_init(report_set *s);
 
 /*
  * Writes BASE.svg, .pdf (with charts), .hp, .csv, .folded (with heap

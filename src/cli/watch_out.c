@@ -69,9 +69,14 @@ int watch_write_dir(watch *w, bool final)
     char *name = watch_run_name(w), *path = NULL;
     int rc = name ? set_dir_begin(&w->sets, &path) : EXIT_INTERNAL;
     if (rc == EXIT_OK) {
-        report_set set = {.dir = path, .shown_dir = w->sets.dir, .base = name,
-                          .input = w->spec, .bands = 15, .gc_json = gc.data,
-                          .quiet = !final || w->json};
+        report_set set;
+        report_set_init(&set);
+        set.dir = path;
+        set.shown_dir = w->sets.dir;
+        set.base = name;
+        set.input = w->spec;
+        set.gc_json = gc.data;
+        set.quiet = !final || w->json;
         rc = report_dir_write(c, &set);
         if (rc == EXIT_OK)
             rc = set_dir_commit(&w->sets, path);

@@ -195,9 +195,7 @@ int hs_chart_doc_open(hs_chart_doc *d, const hs_chart_options *opt,
     d->format = opt->format;
     d->out = out;
     double dev_w, dev_h;
-    int st = hs_chart_check_options(opt);
-    if (!st)
-        st = doc_geometry(d, opt, &dev_w, &dev_h);
+    int st = doc_geometry(d, opt, &dev_w, &dev_h);
     d->stream = st ? NULL : hs_calloc(a, 1, sizeof *d->stream);
     d->title = d->stream ? hs_chart_clean_text(a, title, HS_CHART_LABEL_MAX)
                          : NULL;

@@ -349,7 +349,8 @@ typedef struct hs_chart_doc {
 
 /*
  * Opens a document of opt's format and size (defaults when 0: 1200 x 720
- * px, A4 landscape for PDF) writing to out, titled `title` (PDF metadata,
+ * px, A4 landscape for PDF), opt checked by hs_chart_check_options() (the
+ * renderer's entry point checks once per chart), writing to out, titled `title` (PDF metadata,
  * SVG <title>), its canvas painted white. HS_OK, HS_ERR_INVALID for a
  * size cairo refuses, HS_ERR_NOMEM; on failure nothing is left to close.
  */

@@ -214,15 +214,6 @@ static void draw_chart(hs_chart_canvas *cv, chart *ch, double w, double h)
 
 /* --- public --------------------------------------------------------------- */
 
-void hs_chart_options_init(hs_chart_options *opt)
-{
-    memset(opt, 0, sizeof *opt);
-    opt->format = HS_CHART_SVG;
-    opt->kind = HS_CHART_AREA;
-    opt->sort = HS_SORT_SIZE;
-    opt->bands = 15;
-}
-
 bool hs_chart_available(void) { return true; }
 
 int hs_chart_check(hs_error *err)

@@ -6,12 +6,6 @@
 
 #include <string.h>
 
-void hs_chart_options_init(hs_chart_options *opt)
-{
-    memset(opt, 0, sizeof *opt);
-    opt->bands = 15;
-}
-
 bool hs_chart_available(void) { return false; }
 
 int hs_chart_check(hs_error *err)

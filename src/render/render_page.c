@@ -18,10 +18,12 @@
 
 void hs_page_options_init(hs_page_options *opt)
 {
+    hs_chart_options chart; /* the chart's starting state is the page's */
+    hs_chart_options_init(&chart);
     memset(opt, 0, sizeof *opt);
-    opt->bands = 15;
-    opt->sort = HS_SORT_SIZE;
-    opt->kind = HS_CHART_AREA;
+    opt->bands = chart.bands;
+    opt->sort = chart.sort;
+    opt->kind = chart.kind;
 }
 
 typedef struct page {
