@@ -18,7 +18,10 @@ import re
 import subprocess
 import sys
 
-OPT_LINE = re.compile(r'^\s{1,8}(?:(-[A-Za-z0-9]),\s*)?(--[a-z][a-z0-9-]*)(=?)(.*)$')
+# '-d, --dir DIR', '--dir=DIR', '-d DIR, --dir DIR': an option and its
+# arguments at the start of a line (descriptions run on further in).
+OPT_LINE = re.compile(
+    r'^\s{1,8}(?:(-[A-Za-z0-9])(?: [^\s,]+)?,\s*)?(--[a-z][a-z0-9-]*)(=?)(.*)$')
 CMD_LINE = re.compile(r'^\s{1,4}([a-z][a-z0-9-]*)\s{2,}(\S.*)$')
 
 
