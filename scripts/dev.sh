@@ -5,6 +5,10 @@
 #                         job (heapscope report) on a bundled sample
 #   scripts/dev.sh test   install what is missing, build, and run every test
 #   scripts/dev.sh build  install what is missing and build
+#   scripts/dev.sh install
+#                         install what is missing, build, and install heapscope
+#                         (program, library, headers, man pages, completion)
+#                         under PREFIX (default /usr/local; DESTDIR honoured)
 #
 # Installing needs root (apt-get); packages already present are not
 # reinstalled. The build goes to build/ (override with BUILD_DIR).
@@ -20,7 +24,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 # labels in the charts; chromium, node and npm run the report page's
 # browser tests (playwright-core, from npm into tests/browser/node_modules).
 build_pkgs=(gcc pkg-config meson ninja-build libcairo2-dev libpango1.0-dev
-            libcsv-dev libcunit1-dev libmicrohttpd-dev zlib1g-dev)
+            libcsv-dev libcunit1-dev libmicrohttpd-dev zlib1g-dev scdoc)
 test_pkgs=(libxml2-utils poppler-utils librsvg2-bin fonts-noto-cjk
            fonts-dejavu-core ghc ghc-prof curl chromium)
 # node and npm by command, not by package: a machine may have Node.js from
@@ -56,13 +60,28 @@ browser_deps() {
         echo "dev.sh: npm install failed: the browser tests will be skipped" >&2
 }
 
-build() {
+build() { # [MESON OPTIONS...]
     if [ ! -d "$BUILD_DIR" ]; then
-        meson setup "$BUILD_DIR" >/dev/null
+        meson setup "$BUILD_DIR" "$@" >/dev/null
     else
-        meson setup --reconfigure "$BUILD_DIR" >/dev/null
+        meson setup --reconfigure "$BUILD_DIR" "$@" >/dev/null
     fi
     ninja -C "$BUILD_DIR"
+}
+
+# meson install into PREFIX (as root unless DESTDIR or PREFIX is writable),
+# then refresh the dynamic linker's cache for the library.
+install_build() {
+    local prefix=${PREFIX:-/usr/local} sudo=""
+    build -Dprefix="$prefix"
+    if [ "$(id -u)" -ne 0 ] && [ -z "${DESTDIR:-}" ] && [ ! -w "$prefix" ]; then
+        sudo=sudo
+    fi
+    $sudo env ${DESTDIR:+DESTDIR="$DESTDIR"} meson install -C "$BUILD_DIR" --no-rebuild
+    if [ -z "${DESTDIR:-}" ] && command -v ldconfig >/dev/null; then
+        $sudo ldconfig || true
+    fi
+    echo "dev.sh: installed under ${DESTDIR:-}$prefix: run 'heapscope --help', 'man heapscope'"
 }
 
 case "${1:-}" in
@@ -82,8 +101,12 @@ build)
     install_missing "${build_pkgs[@]}"
     build
     ;;
+install)
+    install_missing "${build_pkgs[@]}"
+    install_build
+    ;;
 *)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

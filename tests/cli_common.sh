@@ -122,6 +122,19 @@ skip_part() {
 # skip_corpus WHAT: WHAT needs ../shared/corpus, which is absent.
 skip_corpus() { skip_part "$1" "no corpus at $CORPUS"; }
 
+# help_commands: the commands 'heapscope --help' lists, one a line (the
+# indented lines under 'commands:').
+help_commands() {
+  "$BIN" --help | awk '/^[^ ]/ { inside = tolower($0) ~ /^commands/; next }
+    inside && /^ +[a-z][a-z0-9-]*  / { print $1 }'
+}
+
+# help_options COMMAND: every --option its --help names, one a line.
+help_options() {
+  "$BIN" "$1" --help | grep -oE -- '(^|[^A-Za-z0-9-])--[a-z][a-z0-9-]*' |
+    grep -oE -- '--[a-z0-9-]+' | sort -u
+}
+
 # finish: the closing line, and the script's exit status.
 finish() {
   echo "$(basename "$0" .sh): $((checks - failures)) passed, $failures failed"
