@@ -27,11 +27,12 @@ declare -A allow=(
     [common]="common"
     [read]="common read"
     [census]="common read census"
+    [load]="common read census load"
     [summary]="common read census summary"
     [render]="common census render"
     [diff]="common read census summary render diff"
     [live]="common read census summary render live"
-    [all]="common read census summary render diff live"   # heapscope.h, for the CLI
+    [all]="common read census load summary render diff live"   # heapscope.h, for the CLI
 )
 
 # The part a public header belongs to.

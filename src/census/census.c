@@ -24,7 +24,7 @@
  */
 #include "census/census_impl.h"
 #include "census/census_build.h"
-#include "census/census_mlpd.h"
+#include "load/load_mlpd.h"
 
 #include <stdarg.h>
 #include <stdio.h>

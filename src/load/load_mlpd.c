@@ -4,7 +4,7 @@
  * backtrace) while the file is read; names are given at the end
  * (census_mlpd_out.c), so a vtable described late is still named.
  */
-#include "census/census_mlpd.h"
+#include "load/load_mlpd.h"
 #include "census/census_impl.h"
 #include "read/input.h"
 

@@ -4,7 +4,7 @@
  * that a use is named by the description in force at its time, whatever
  * the order they come in (census_mlpd.h). The event loop is census_mlpd.c.
  */
-#include "census/census_mlpd.h"
+#include "load/load_mlpd.h"
 
 #include <string.h>
 

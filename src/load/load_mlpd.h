@@ -6,8 +6,8 @@
  * the end: a vtable's description can come after its first use, in
  * another thread's buffer that reached the file later.
  */
-#ifndef HEAPSCOPE_CENSUS_MLPD_H
-#define HEAPSCOPE_CENSUS_MLPD_H
+#ifndef HEAPSCOPE_LOAD_MLPD_H
+#define HEAPSCOPE_LOAD_MLPD_H
 
 #include "heapscope/mlpd.h"
 #include "heapscope/mlpd_census.h"

@@ -3,7 +3,7 @@
  * file has been read, heap shots (or allocation intervals) become census
  * samples, and allocation sites become the allocation profile.
  */
-#include "census/census_mlpd.h"
+#include "load/load_mlpd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
