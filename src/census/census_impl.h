@@ -25,7 +25,9 @@
 #define HEAPSCOPE_CENSUS_IMPL_H
 
 #include "heapscope/census.h"
+#include "heapscope/mlpd_census.h"
 #include "common/internal.h"
+#include "census/census_build.h"
 
 #define MAX_WARNINGS 200
 
@@ -142,7 +144,15 @@ struct hs_census {
     uint64_t *counts;        /* objects per entry, parallel to entries, or
                                 NULL (census_counts.c) */
     size_t cap_counts;
-    struct hs_census_mlpd *mlpd; /* what an .mlpd adds (census_mlpd.c) */
+    /* What a loader keeps with the census (census_build.h): freed with
+     * the census through ext_free; the model does not look inside. */
+    void *ext;
+    hs_census_ext_free_fn ext_free;
+    char label[96];          /* the profile's label a loader gave, or "" */
+    const hs_mlpd_gc_stats *mlpd_stats; /* an .mlpd's GC figures, owned
+                                           by the extension, or NULL */
+    hs_census_site *sites;   /* the allocation profile (census_counts.c) */
+    size_t nsites;
 };
 
 

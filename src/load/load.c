@@ -12,6 +12,7 @@
 #include "read/read_hp.h"
 #include "heapscope/mlpd.h"
 #include "heapscope/mlpd_census.h"
+#include "load/load_mlpd.h"
 
 #include <errno.h>
 #include <stdio.h>
