@@ -3,11 +3,14 @@
 # docs/ARCHITECTURE.md): it reads every #include of a project header under
 # src/ and include/heapscope/ and fails on an edge the rule forbids.
 #
-#   common <- read <- census <- {summary, render} <- {diff, live} <- cli
+#   common <- read <- census <- {load, summary, render} <- {diff, live} <- cli
 #
 # A part may include its own headers and those of the parts it depends
 # on. Renderers see census tables, never events: render may not include
-# read. The command line (src/cli) uses only the public headers.
+# read. The census is the model only: loading an input into it (the
+# formats told apart, each reader connected to its builder, Mono's
+# included) is load's, and the census may not use load. The command line
+# (src/cli) uses only the public headers.
 #
 # The same rule holds for calls: with --objects, it reads the symbols of
 # the library's object files (nm) and fails where one part calls a
@@ -30,8 +33,8 @@ declare -A allow=(
     [load]="common read census load"
     [summary]="common read census summary"
     [render]="common census render"
-    [diff]="common read census summary render diff"
-    [live]="common read census summary render live"
+    [diff]="common read census load summary render diff"
+    [live]="common read census load summary render live"
     [all]="common read census load summary render diff live"   # heapscope.h, for the CLI
 )
 
@@ -41,6 +44,7 @@ public_part() {
         common.h|version.h|sink.h) echo common ;;
         events.h|reader.h|mlpd.h) echo read ;;
         census.h|mlpd_census.h) echo census ;;
+        load.h) echo load ;;
         summary.h) echo summary ;;
         render.h|page.h) echo render ;;
         diff.h) echo diff ;;
@@ -140,10 +144,19 @@ self_test_objects() {
     printf 'int hs_read_thing(void) { return 1; }\n' >"$t/read.c"
     printf 'int hs_read_thing(void);\nint hs_census_thing(void) { return hs_read_thing(); }\n' >"$t/census.c"
     printf 'int hs_read_thing(void);\nint hs_render_thing(void) { return hs_read_thing(); }\n' >"$t/render.c"
+    printf 'int hs_census_thing(void);\nint hs_load_thing(void) { return hs_census_thing(); }\n' >"$t/load.c"
+    printf 'int hs_load_thing(void);\nint hs_census_other(void) { return hs_load_thing(); }\n' >"$t/census2.c"
     "$cc" -c -o "$t/obj/src_read_a.c.o" "$t/read.c" &&
-    "$cc" -c -o "$t/obj/src_census_a.c.o" "$t/census.c" || return 1
+    "$cc" -c -o "$t/obj/src_census_a.c.o" "$t/census.c" &&
+    "$cc" -c -o "$t/obj/src_load_a.c.o" "$t/load.c" || return 1
     check_objects "$t/obj" >/dev/null ||
-        { echo "self-test: allowed calls (census -> read) were refused"; return 1; }
+        { echo "self-test: allowed calls (census -> read, load -> census) were refused"; return 1; }
+    "$cc" -c -o "$t/obj/src_census_b.c.o" "$t/census2.c" || return 1
+    if check_objects "$t/obj" >/dev/null; then
+        echo "self-test: a forbidden call (census -> load) passed"
+        return 1
+    fi
+    rm -f "$t/obj/src_census_b.c.o"
     "$cc" -c -o "$t/obj/src_render_a.c.o" "$t/render.c" || return 1
     if check_objects "$t/obj" >/dev/null; then
         echo "self-test: a forbidden call (render -> read) passed"
@@ -165,6 +178,7 @@ self_test() {
     local edge
     for edge in 'src/render/bad.c:#include "read/eventlog_internal.h"' \
                 'src/census/bad.c:#include "heapscope/render.h"' \
+                'src/census/bad.c:#include "load/load_mlpd.h"' \
                 'src/cli/bad.c:#include "census/census_impl.h"' \
                 'include/heapscope/census.h:#include "summary.h"'; do
         printf '%s\n' "${edge#*:}" >>"$t/${edge%%:*}"
@@ -176,7 +190,7 @@ self_test() {
         sed -i '$d' "$t/${edge%%:*}"
     done
     self_test_objects "$t" || return 1
-    echo "self-test passed: allowed edges pass, four forbidden includes and a forbidden call fail"
+    echo "self-test passed: allowed edges pass, five forbidden includes and two forbidden calls fail"
 }
 
 if [[ ${1:-} == --self-test ]]; then
