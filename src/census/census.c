@@ -76,6 +76,17 @@ const char *hs__census_dup(hs_census *c, hs_str s)
     return hs_arena_strndup(&c->arena, s.ptr ? s.ptr : "", s.len);
 }
 
+/* Host-order ids of a big-endian stack, in the arena (they never move). */
+uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
+                               uint32_t depth)
+{
+    uint32_t *ids = hs_arena_alloc(&c->arena, depth ? depth * 4u : 1u);
+    if (ids)
+        for (uint32_t k = 0; k < depth; k++)
+            ids[k] = hs_be32(be + 4 * k);
+    return ids;
+}
+
 
 /* --- lifetime ------------------------------------------------------------ */
 

@@ -165,6 +165,10 @@ void hs__census_warnf(hs_census *c, const char *fmt, ...) HS_PRINTF(2, 3);
 /* A NUL-terminated copy of s in the arena, or NULL. */
 const char *hs__census_dup(hs_census *c, hs_str s);
 
+/* Host-order ids of a big-endian stack, in the arena (they never move). */
+uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
+                               uint32_t depth);
+
 /* --- census_names.c ---------------------------------------------------- */
 
 int hs__census_add_cost_centre(hs_census *c, const hs_event *ev);
@@ -191,9 +195,6 @@ int hs__census_open_sample(hs_census *c, uint64_t time);
 /* Notes an event of any tag in file order, for the cut-sample rule of logs
  * without SAMPLE_END (census_finish.c). */
 void hs__census_note_tag(hs_census *c, uint16_t tag);
-/* Host-order ids of a big-endian stack, in the arena (they never move). */
-uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
-                               uint32_t depth);
 /* A band name that is a C string: NULL when s[0 .. len) holds no NUL,
  * else an arena copy with each NUL as \x00 (and a warning); *failed
  * when out of memory. */

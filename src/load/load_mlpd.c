@@ -16,16 +16,6 @@
 
 #define DEFAULT_INTERVAL 10000000ull /* 10 ms */
 
-bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
-{
-    return hs_intern_put(&m->tab, &key, sizeof key, index, added);
-}
-
-uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)
-{
-    return hs_intern_find(&m->tab, &key, sizeof key);
-}
-
 static void mlpd_free(void *ext, const hs_allocator *a);
 
 /* The census's .mlpd extension, made with the default options when it has

@@ -8,6 +8,16 @@
 
 #include <string.h>
 
+bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
+{
+    return hs_intern_put(&m->tab, &key, sizeof key, index, added);
+}
+
+uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)
+{
+    return hs_intern_find(&m->tab, &key, sizeof key);
+}
+
 /* Index of pointer p in map m with its info array grown to match. */
 int hs__mlpd_lookup(struct loader *l, ptr_map *m, uint64_t p, void **arr,
                     size_t *cap, size_t size, uint32_t *idx, bool *added)
