@@ -2,7 +2,7 @@
  * Loading an .mlpd: naming. Pointers (vtables, classes, images,
  * assemblies, methods) and the descriptions the file gives them, kept so
  * that a use is named by the description in force at its time, whatever
- * the order they come in (census_mlpd.h). The event loop is census_mlpd.c.
+ * the order they come in (load_mlpd.h). The event loop is load_mlpd.c.
  */
 #include "load/load_mlpd.h"
 
