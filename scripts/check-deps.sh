@@ -3,11 +3,14 @@
 # docs/ARCHITECTURE.md): it reads every #include of a project header under
 # src/ and include/heapscope/ and fails on an edge the rule forbids.
 #
-#   common <- read <- census <- {summary, render} <- {diff, live} <- cli
+#   common <- read <- census <- {load, summary, render} <- {diff, live} <- cli
 #
 # A part may include its own headers and those of the parts it depends
 # on. Renderers see census tables, never events: render may not include
-# read. The command line (src/cli) uses only the public headers.
+# read. The census is the model only: loading an input into it (the
+# formats told apart, each reader connected to its builder, Mono's
+# included) is load's, and the census may not use load. The command line
+# (src/cli) uses only the public headers.
 #
 # The same rule holds for calls: with --objects, it reads the symbols of
 # the library's object files (nm) and fails where one part calls a
@@ -27,11 +30,12 @@ declare -A allow=(
     [common]="common"
     [read]="common read"
     [census]="common read census"
+    [load]="common read census load"
     [summary]="common read census summary"
     [render]="common census render"
-    [diff]="common read census summary render diff"
-    [live]="common read census summary render live"
-    [all]="common read census summary render diff live"   # heapscope.h, for the CLI
+    [diff]="common read census load summary render diff"
+    [live]="common read census load summary render live"
+    [all]="common read census load summary render diff live"   # heapscope.h, for the CLI
 )
 
 # The part a public header belongs to.
@@ -40,6 +44,7 @@ public_part() {
         common.h|version.h|sink.h) echo common ;;
         events.h|reader.h|mlpd.h) echo read ;;
         census.h|mlpd_census.h) echo census ;;
+        load.h) echo load ;;
         summary.h) echo summary ;;
         render.h|page.h) echo render ;;
         diff.h) echo diff ;;
@@ -97,18 +102,43 @@ check() {
     return $bad
 }
 
+# Parts whose files call each other in layers, never in a circle (the
+# census: the model's files; load: the adapters), checked with --objects.
+layered="census load"
+
 # check_objects DIR: prints each call from one part into a part the rule
-# does not allow it; returns 1 when there is one.
+# does not allow it, and each circle of calls between the files of a
+# layered part; returns 1 when there is one.
 check_objects() {
-    local dir=$1 o b p rules k
+    local dir=$1 o b p rules k syms part loop bad=0
     local objs=("$dir"/src_*.c.o)
     [ -e "${objs[0]}" ] || { echo "no objects named src_PART_FILE.c.o in $dir"; return 1; }
     rules=$(for k in "${!allow[@]}"; do echo "$k:${allow[$k]}"; done)
-    for o in "${objs[@]}"; do
+    syms=$(for o in "${objs[@]}"; do
         b=$(basename "$o"); p=${b#src_}; p=${p%%_*}
-        nm -g --defined-only "$o" | awk -v p="$p" 'NF == 3 {print "D", p, $3}'
+        nm -g --defined-only "$o" | awk -v p="$p" -v f="$b" 'NF == 3 {print "D", p, $3, f}'
         nm -u "$o" | awk -v p="$p" -v f="$b" '{print "U", p, $2, f}'
-    done | awk -v rules="$rules" '
+    done)
+    for part in $layered; do
+        # tsort names the files of one circle when the calls make one
+        loop=$(awk -v p="$part" '
+            $2 != p { next }
+            $1 == "D" { owner[$3] = $4; next }
+            { uses[++nu] = $4 " " $3 }
+            END {
+                for (i = 1; i <= nu; i++) {
+                    split(uses[i], u, " ")
+                    t = owner[u[2]]
+                    if (t != "" && t != u[1]) print u[1], t
+                }
+            }' <<<"$syms" | tsort 2>&1 >/dev/null |
+            sed -n 's/^tsort: \(src_.*\)/\1/p' | tr '\n' ' ')
+        if [[ -n $loop ]]; then
+            echo "forbidden: the files of $part call each other in a circle: $loop"
+            bad=1
+        fi
+    done
+    awk -v rules="$rules" '
         BEGIN {
             n = split(rules, r, "\n")
             for (i = 1; i <= n; i++) {
@@ -129,7 +159,8 @@ check_objects() {
                 bad = 1
             }
             exit bad
-        }'
+        }' <<<"$syms" || bad=1
+    return $bad
 }
 
 self_test_objects() {
@@ -139,10 +170,28 @@ self_test_objects() {
     printf 'int hs_read_thing(void) { return 1; }\n' >"$t/read.c"
     printf 'int hs_read_thing(void);\nint hs_census_thing(void) { return hs_read_thing(); }\n' >"$t/census.c"
     printf 'int hs_read_thing(void);\nint hs_render_thing(void) { return hs_read_thing(); }\n' >"$t/render.c"
+    printf 'int hs_census_thing(void);\nint hs_load_thing(void) { return hs_census_thing(); }\n' >"$t/load.c"
+    printf 'int hs_load_thing(void);\nint hs_census_other(void) { return hs_load_thing(); }\n' >"$t/census2.c"
     "$cc" -c -o "$t/obj/src_read_a.c.o" "$t/read.c" &&
-    "$cc" -c -o "$t/obj/src_census_a.c.o" "$t/census.c" || return 1
+    "$cc" -c -o "$t/obj/src_census_a.c.o" "$t/census.c" &&
+    "$cc" -c -o "$t/obj/src_load_a.c.o" "$t/load.c" || return 1
     check_objects "$t/obj" >/dev/null ||
-        { echo "self-test: allowed calls (census -> read) were refused"; return 1; }
+        { echo "self-test: allowed calls (census -> read, load -> census) were refused"; return 1; }
+    "$cc" -c -o "$t/obj/src_census_b.c.o" "$t/census2.c" || return 1
+    if check_objects "$t/obj" >/dev/null; then
+        echo "self-test: a forbidden call (census -> load) passed"
+        return 1
+    fi
+    rm -f "$t/obj/src_census_b.c.o"
+    printf 'int hs_census_y(void);\nint hs_census_x(void) { return hs_census_y(); }\n' >"$t/cx.c"
+    printf 'int hs_census_x(void);\nint hs_census_y(void) { return hs_census_x(); }\n' >"$t/cy.c"
+    "$cc" -c -o "$t/obj/src_census_x.c.o" "$t/cx.c" &&
+    "$cc" -c -o "$t/obj/src_census_y.c.o" "$t/cy.c" || return 1
+    if check_objects "$t/obj" >/dev/null; then
+        echo "self-test: two census files calling each other passed"
+        return 1
+    fi
+    rm -f "$t/obj/src_census_x.c.o" "$t/obj/src_census_y.c.o"
     "$cc" -c -o "$t/obj/src_render_a.c.o" "$t/render.c" || return 1
     if check_objects "$t/obj" >/dev/null; then
         echo "self-test: a forbidden call (render -> read) passed"
@@ -164,6 +213,7 @@ self_test() {
     local edge
     for edge in 'src/render/bad.c:#include "read/eventlog_internal.h"' \
                 'src/census/bad.c:#include "heapscope/render.h"' \
+                'src/census/bad.c:#include "load/load_mlpd.h"' \
                 'src/cli/bad.c:#include "census/census_impl.h"' \
                 'include/heapscope/census.h:#include "summary.h"'; do
         printf '%s\n' "${edge#*:}" >>"$t/${edge%%:*}"
@@ -175,7 +225,7 @@ self_test() {
         sed -i '$d' "$t/${edge%%:*}"
     done
     self_test_objects "$t" || return 1
-    echo "self-test passed: allowed edges pass, four forbidden includes and a forbidden call fail"
+    echo "self-test passed: allowed edges pass, five forbidden includes, two forbidden calls and a circle of calls fail"
 }
 
 if [[ ${1:-} == --self-test ]]; then

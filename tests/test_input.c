@@ -3,7 +3,8 @@
  * give the same events; a file read from the middle, one that grows while
  * it is read, and one larger than several read buffers; and
  * every allocation of the reader failing in turn gives HS_ERR_NOMEM,
- * recorded in the reader, and leaks nothing.
+ * recorded in the reader, and leaks nothing. And the formats told apart
+ * by their first bytes (hs_format_sniff), as every command tells them.
  */
 #include <heapscope/heapscope.h>
 
@@ -301,6 +302,60 @@ static void test_allocation_failures(void)
     allocation_failures(true);
 }
 
+/* The format of the first HS_FORMAT_SNIFF_BYTES bytes of a sample. */
+static hs_format sniff_sample(const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", tu_samples_dir(), name);
+    uint8_t b[HS_FORMAT_SNIFF_BYTES];
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    size_t n = fread(b, 1, sizeof b, f);
+    fclose(f);
+    return hs_format_sniff(b, n);
+}
+
+static void test_sniff(void)
+{
+    static const struct {
+        const char *bytes;
+        size_t n;
+        hs_format want;
+    } cases[] = {
+        {"", 0, HS_FORMAT_UNKNOWN},
+        {"hdrb", 4, HS_FORMAT_EVENTLOG},
+        {"hd", 2, HS_FORMAT_EVENTLOG},        /* as far as two bytes tell */
+        {"\0\x12\0\0", 4, HS_FORMAT_EVENTLOG}, /* a block marker first */
+        {"hdrx", 4, HS_FORMAT_TEXT},
+        {"JOB ", 4, HS_FORMAT_HP},
+        {"JOB\t", 4, HS_FORMAT_HP},
+        {"JOB", 3, HS_FORMAT_TEXT},           /* not yet its blank */
+        {"JOBS", 4, HS_FORMAT_TEXT},
+        {"\nJOB", 4, HS_FORMAT_TEXT},
+        {"\x01\x5a\x50\x4d", 4, HS_FORMAT_MLPD},
+        {"\x01", 1, HS_FORMAT_MLPD},
+        {"\x01\x5a\x50\x4e", 4, HS_FORMAT_UNKNOWN},
+        {"\x1f\x8b\x08\0", 4, HS_FORMAT_MLPD_GZIP},
+        {"\x1f", 1, HS_FORMAT_MLPD_GZIP},
+        {"\x1f\x8c", 2, HS_FORMAT_UNKNOWN},
+        {"\x7f\x45\x4c\x46", 4, HS_FORMAT_UNKNOWN}, /* an ELF file */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hs_format got = hs_format_sniff(cases[i].bytes, cases[i].n);
+        if (got != cases[i].want)
+            fprintf(stderr, "\ncase %zu: %d, not %d\n", i, (int)got,
+                    (int)cases[i].want);
+        CU_ASSERT_EQUAL(got, cases[i].want);
+    }
+    if (!tu_samples_dir())
+        return;
+    CU_ASSERT_EQUAL(sniff_sample("leak-hc.eventlog"), HS_FORMAT_EVENTLOG);
+    CU_ASSERT_EQUAL(sniff_sample("leak-hc.hp"), HS_FORMAT_HP);
+    CU_ASSERT_EQUAL(sniff_sample("mono/leak-ondemand.mlpd"), HS_FORMAT_MLPD);
+    CU_ASSERT_EQUAL(sniff_sample("mono/leak-ondemand-zip.mlpd.gz"),
+                    HS_FORMAT_MLPD_GZIP);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -310,6 +365,7 @@ int main(void)
         {"reading from the fd's position", test_fd_position},
         {"a file that grows while read", test_growing_file},
         {"every allocation failing in turn", test_allocation_failures},
+        {"formats told apart by their first bytes", test_sniff},
         {NULL, NULL},
     };
     return tu_main("input", NULL, NULL, tests);

@@ -25,6 +25,7 @@
 #include "summary.h"
 #include "mlpd.h"
 #include "mlpd_census.h"
+#include "load.h"
 #include "page.h"
 #include "live.h"
 #include "diff.h"

@@ -23,8 +23,6 @@
  *     the per-event path touches 16 bytes per band, not a whole record.)
  */
 #include "census/census_impl.h"
-#include "census/census_build.h"
-#include "census/census_mlpd.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -72,6 +70,17 @@ const char *hs__census_dup(hs_census *c, hs_str s)
     return hs_arena_strndup(&c->arena, s.ptr ? s.ptr : "", s.len);
 }
 
+/* Host-order ids of a big-endian stack, in the arena (they never move). */
+uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
+                               uint32_t depth)
+{
+    uint32_t *ids = hs_arena_alloc(&c->arena, depth ? depth * 4u : 1u);
+    if (ids)
+        for (uint32_t k = 0; k < depth; k++)
+            ids[k] = hs_be32(be + 4 * k);
+    return ids;
+}
+
 
 /* --- lifetime ------------------------------------------------------------ */
 
@@ -113,7 +122,9 @@ void hs_census_free(hs_census *c)
     hs_free(c->alloc, c->samples);
     hs_free(c->alloc, c->entries);
     hs_free(c->alloc, c->counts);
-    hs__census_mlpd_free(c->mlpd, c->alloc);
+    hs_free(c->alloc, c->sites);
+    if (c->ext_free)
+        c->ext_free(c->ext, c->alloc);
     hs_free(c->alloc, c->ccs);
     hs_free(c->alloc, c->ipes);
     hs_free(c->alloc, c->markers);
@@ -150,32 +161,13 @@ bool hs_census_has_heap_profile(const hs_census *c)
            hs_census_sample_count(c) > 0;
 }
 
-/* A whole number of seconds, milliseconds, microseconds or nanoseconds. */
-static void format_width(char *buf, size_t n, uint64_t ns)
-{
-    static const struct { uint64_t ns; const char *unit; } units[] = {
-        {1000000000u, "s"}, {1000000u, "ms"}, {1000u, "us"}, {1u, "ns"}};
-    size_t u = 0;
-    while (u + 1 < sizeof units / sizeof units[0] && ns % units[u].ns)
-        u++;
-    snprintf(buf, n, "%llu %s", (unsigned long long)(ns / units[u].ns),
-             units[u].unit);
-}
-
 const char *hs_census_profile_label(const hs_census *c, char *buf, size_t n)
 {
-    static const char *const by[] = {"class", "namespace", "assembly"};
-    const struct hs_census_mlpd *m = c->mlpd;
     int k = -1;
     if (n)
         buf[0] = 0;
-    if (m && m->samples == HS_MLPD_SAMPLES_ALLOC) {
-        char width[32];
-        format_width(width, sizeof width, m->interval ? m->interval : 10000000u);
-        k = snprintf(buf, n, "Mono bytes allocated per %s, by %s", width,
-                     by[m->by]);
-    } else if (m) {
-        k = snprintf(buf, n, "Mono heap shots, by %s", by[m->by]);
+    if (c->label[0]) {
+        k = snprintf(buf, n, "%s", c->label);
     } else if (c->info.breakdown) {
         k = snprintf(buf, n, "-%s, by %s", hs_breakdown_flag(c->info.breakdown),
                      hs_breakdown_name(c->info.breakdown));

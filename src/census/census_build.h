@@ -1,7 +1,7 @@
 /*
  * The census builder: what a reader other than the eventlog event stream
- * (the .hp parser through census_load.c, the Mono .mlpd reader, ...) calls
- * to fill a census. Not part of the public surface.
+ * (the .hp parser and the Mono .mlpd reader, connected in src/load/)
+ * calls to fill a census. Not part of the public surface.
  *
  * Order: hs__census_build_begin() once, then samples (begin, bytes per
  * named band, end), markers and the run's facts in any order, then the
@@ -13,6 +13,7 @@
 #define HEAPSCOPE_CENSUS_BUILD_H
 
 #include "heapscope/census.h"
+#include "heapscope/mlpd_census.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -69,7 +70,7 @@ void hs__census_build_warn(hs_census *c, const char *fmt, ...)
 #endif
     ;
 
-/* --- the eventlog loader's fast path (census_load.c) ------------------- */
+/* --- the eventlog loader's fast path (load/load.c) --------------------- */
 
 /* hs_census_add_event for an event whose tag the census reads, without
  * the per-event bookkeeping: the caller reports every event, read or not,
@@ -97,19 +98,36 @@ int hs__census_build_line(hs_census *c, hs_heap_line line, uint64_t time_ns,
 int hs__census_build_facts(hs_census *c, const char *rts_identifier,
                            uint64_t events);
 
-/* The .mlpd part of a census (census_mlpd.c): options, the allocation
- * profile, GC figures. The census owns it and frees it with
- * hs__census_mlpd_free. */
-struct hs_census_mlpd;
-struct hs_census_mlpd **hs__census_mlpd_slot(hs_census *c);
-const struct hs_census_mlpd *hs__census_mlpd_get(const hs_census *c);
-void hs__census_mlpd_free(struct hs_census_mlpd *m,
-                          const struct hs_allocator *a);
+/* One allocation site of the allocation profile (hs_census_alloc_site). */
+typedef struct hs_census_site {
+    const char *band;
+    const char **frames;     /* outermost first; NULL when nframes is 0 */
+    size_t nframes;
+    uint64_t bytes, count;
+} hs_census_site;
 
-/* census_mlpd.c: loads an .mlpd (plain or gzip) from pre[0 .. npre), bytes
- * already taken from the input, then from in to its end, and finishes. */
-struct hs_input;
-int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
-                         const uint8_t *pre, size_t npre, hs_error *err);
+/* The allocation profile: the census takes sites[0 .. n) (allocated with
+ * its allocator, ordered as the getters give them) and frees it, and the
+ * array it held before unless that is the same; the strings must live as
+ * long as the census (in its extension's arena). */
+void hs__census_build_sites(hs_census *c, hs_census_site *sites, size_t n);
+
+/* The profile's label (hs_census_profile_label), copied (at most 95
+ * bytes); replaces the one the breakdown gives. */
+void hs__census_build_label(hs_census *c, const char *label);
+
+/* An .mlpd's GC figures (hs_census_mlpd_stats, once the census's source
+ * is HS_SOURCE_MLPD); they stay where they are, in the extension. */
+void hs__census_build_mlpd_stats(hs_census *c, const hs_mlpd_gc_stats *s);
+
+/*
+ * What a loader keeps with the census (the .mlpd loader: its options, its
+ * names, its figures): the census holds ext and frees it with free_fn when
+ * it is freed, and knows nothing else of it. hs__census_ext returns it
+ * when it was set with free_fn (the loader's mark), else NULL.
+ */
+typedef void (*hs_census_ext_free_fn)(void *ext, const hs_allocator *a);
+void hs__census_ext_set(hs_census *c, void *ext, hs_census_ext_free_fn free_fn);
+void *hs__census_ext(const hs_census *c, hs_census_ext_free_fn free_fn);
 
 #endif

@@ -1,14 +1,15 @@
 /*
  * What the .mlpd loader adds to the builder (census_build.h): object
  * counts beside bytes, heap-line points and run facts without an event,
- * and the slot for the .mlpd part of a census. Counts live in an array
+ * the allocation profile, the profile's label, the GC figures and the
+ * slot for what a loader keeps with the census. Counts live in an array
  * parallel to the entries, allocated only when a source counts objects,
  * so other censuses pay nothing for them.
  */
 #include "heapscope/reader.h"
 #include "census/census_impl.h"
-#include "census/census_build.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int hs__census_build_counted(hs_census *c, const char *name, size_t len,
@@ -52,14 +53,63 @@ int hs__census_build_facts(hs_census *c, const char *rts_identifier,
     return HS_OK;
 }
 
-struct hs_census_mlpd **hs__census_mlpd_slot(hs_census *c)
+void hs__census_build_sites(hs_census *c, hs_census_site *sites, size_t n)
 {
-    return &c->mlpd;
+    if (c->sites != sites)
+        hs_free(c->alloc, c->sites);
+    c->sites = sites;
+    c->nsites = n;
 }
 
-const struct hs_census_mlpd *hs__census_mlpd_get(const hs_census *c)
+void hs__census_build_label(hs_census *c, const char *label)
 {
-    return c->mlpd;
+    snprintf(c->label, sizeof c->label, "%s", label);
+}
+
+void hs__census_build_mlpd_stats(hs_census *c, const hs_mlpd_gc_stats *s)
+{
+    c->mlpd_stats = s;
+}
+
+void hs__census_ext_set(hs_census *c, void *ext, hs_census_ext_free_fn free_fn)
+{
+    if (c->ext_free)
+        c->ext_free(c->ext, c->alloc);
+    c->ext = ext;
+    c->ext_free = free_fn;
+}
+
+void *hs__census_ext(const hs_census *c, hs_census_ext_free_fn free_fn)
+{
+    return c->ext_free == free_fn ? c->ext : NULL;
+}
+
+size_t hs_census_alloc_site_count(const hs_census *c)
+{
+    return c->nsites;
+}
+
+const char *hs_census_alloc_site(const hs_census *c, size_t i,
+                                 const char *const **frames, size_t *nframes,
+                                 uint64_t *bytes, uint64_t *count)
+{
+    if (i >= c->nsites)
+        return NULL;
+    const hs_census_site *o = &c->sites[i];
+    if (frames)
+        *frames = (const char *const *)o->frames;
+    if (nframes)
+        *nframes = o->nframes;
+    if (bytes)
+        *bytes = o->bytes;
+    if (count)
+        *count = o->count;
+    return o->band;
+}
+
+const hs_mlpd_gc_stats *hs_census_mlpd_stats(const hs_census *c)
+{
+    return c->info.source == HS_SOURCE_MLPD ? c->mlpd_stats : NULL;
 }
 
 size_t hs_census_sample_counts(const hs_census *c, size_t i,

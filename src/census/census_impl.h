@@ -25,7 +25,9 @@
 #define HEAPSCOPE_CENSUS_IMPL_H
 
 #include "heapscope/census.h"
+#include "heapscope/mlpd_census.h"
 #include "common/internal.h"
+#include "census/census_build.h"
 
 #define MAX_WARNINGS 200
 
@@ -142,7 +144,15 @@ struct hs_census {
     uint64_t *counts;        /* objects per entry, parallel to entries, or
                                 NULL (census_counts.c) */
     size_t cap_counts;
-    struct hs_census_mlpd *mlpd; /* what an .mlpd adds (census_mlpd.c) */
+    /* What a loader keeps with the census (census_build.h): freed with
+     * the census through ext_free; the model does not look inside. */
+    void *ext;
+    hs_census_ext_free_fn ext_free;
+    char label[96];          /* the profile's label a loader gave, or "" */
+    const hs_mlpd_gc_stats *mlpd_stats; /* an .mlpd's GC figures, owned
+                                           by the extension, or NULL */
+    hs_census_site *sites;   /* the allocation profile (census_counts.c) */
+    size_t nsites;
 };
 
 
@@ -154,6 +164,10 @@ int hs__census_nomem(hs_census *c);
 void hs__census_warnf(hs_census *c, const char *fmt, ...) HS_PRINTF(2, 3);
 /* A NUL-terminated copy of s in the arena, or NULL. */
 const char *hs__census_dup(hs_census *c, hs_str s);
+
+/* Host-order ids of a big-endian stack, in the arena (they never move). */
+uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
+                               uint32_t depth);
 
 /* --- census_names.c ---------------------------------------------------- */
 
@@ -181,9 +195,6 @@ int hs__census_open_sample(hs_census *c, uint64_t time);
 /* Notes an event of any tag in file order, for the cut-sample rule of logs
  * without SAMPLE_END (census_finish.c). */
 void hs__census_note_tag(hs_census *c, uint16_t tag);
-/* Host-order ids of a big-endian stack, in the arena (they never move). */
-uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
-                               uint32_t depth);
 /* A band name that is a C string: NULL when s[0 .. len) holds no NUL,
  * else an arena copy with each NUL as \x00 (and a warning); *failed
  * when out of memory. */

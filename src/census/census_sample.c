@@ -39,17 +39,6 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
     return HS_OK;
 }
 
-/* Host-order ids of a big-endian stack, in the arena (they never move). */
-uint32_t *hs__census_stack_ids(hs_census *c, const uint8_t *be,
-                               uint32_t depth)
-{
-    uint32_t *ids = hs_arena_alloc(&c->arena, depth ? depth * 4u : 1u);
-    if (ids)
-        for (uint32_t k = 0; k < depth; k++)
-            ids[k] = hs_be32(be + 4 * k);
-    return ids;
-}
-
 /*
  * A guess that saves the hash lookup: the band at the same position in
  * the previous sample. Censuses of a settled heap list their bands in the

@@ -226,12 +226,13 @@ int cmd_events(int argc, char **argv)
         return EXIT_IO;
     /* The first bytes tell an .mlpd from an eventlog; a pipe may deliver
      * them one at a time. */
-    uint8_t first[4];
+    uint8_t first[HS_FORMAT_SNIFF_BYTES];
     size_t nfirst = 0;
     for (ssize_t got = 1; nfirst < sizeof first && got > 0; nfirst += (size_t)got)
         if ((got = read(fd, first + nfirst, sizeof first - nfirst)) <= 0)
             break;
-    if (hs_mlpd_sniff(first, nfirst)) {
+    hs_format format = hs_format_sniff(first, nfirst);
+    if (format == HS_FORMAT_MLPD || format == HS_FORMAT_MLPD_GZIP) {
         rc = cli_events_mlpd(path, fd, first, nfirst, count);
         if (fd > 0)
             close(fd);

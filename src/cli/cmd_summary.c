@@ -362,8 +362,7 @@ static bool begins_as_hp(int fd, const uint8_t first[4], size_t nfirst)
         memcpy(b, first, nfirst);
     else
         nfirst = pread(fd, b, sizeof b, 0) == (ssize_t)sizeof b ? 4 : 0;
-    return nfirst == 4 && memcmp(b, "JOB", 3) == 0 &&
-           (b[3] == ' ' || b[3] == '\t');
+    return hs_format_sniff(b, nfirst) == HS_FORMAT_HP;
 }
 
 int cmd_summary(int argc, char **argv)

@@ -53,7 +53,8 @@ int cli_summary_mlpd(const char *path, int fd, bool json, const char *output,
         }
         got = (ssize_t)*nfirst;
     }
-    if (!hs_mlpd_sniff(first, (size_t)got))
+    hs_format format = hs_format_sniff(first, got > 0 ? (size_t)got : 0);
+    if (format != HS_FORMAT_MLPD && format != HS_FORMAT_MLPD_GZIP)
         return -1;
     if (windowed) {
         cli_errorf("summary: %s is a Mono .mlpd; --from, --to and --between "

@@ -4,7 +4,7 @@
  *
  * It is push-fed like the eventlog reader, one chunk at a time, so that
  * hs_census_load_fd() can hand it the bytes it already read to tell the
- * two formats apart, and so a pipe works. A line cut by a chunk edge waits
+ * formats apart, and so a pipe works. A line cut by a chunk edge waits
  * in `line` until its end arrives.
  *
  * Times are parsed and printed with integer arithmetic, not strtod/printf,

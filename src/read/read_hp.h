@@ -1,6 +1,6 @@
 /*
  * The push-fed .hp parser (read_hp.c). It knows the text format only and
- * hands what it parses to a table of callbacks; census/census_load.c
+ * hands what it parses to a table of callbacks; load/load.c
  * connects them to the census builder. Not part of the public surface.
  */
 #ifndef HEAPSCOPE_READ_HP_H

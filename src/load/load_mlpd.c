@@ -2,9 +2,9 @@
  * Loading a Mono log-profiler file (.mlpd) into a census: the event
  * loop. Heap shots are gathered per vtable and allocations per (vtable,
  * backtrace) while the file is read; names are given at the end
- * (census_mlpd_out.c), so a vtable described late is still named.
+ * (load_mlpd_out.c), so a vtable described late is still named.
  */
-#include "census/census_mlpd.h"
+#include "load/load_mlpd.h"
 #include "census/census_impl.h"
 #include "read/input.h"
 
@@ -16,23 +16,17 @@
 
 #define DEFAULT_INTERVAL 10000000ull /* 10 ms */
 
-bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
-{
-    return hs_intern_put(&m->tab, &key, sizeof key, index, added);
-}
+static void mlpd_free(void *ext, const hs_allocator *a);
 
-uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)
-{
-    return hs_intern_find(&m->tab, &key, sizeof key);
-}
-
+/* The census's .mlpd extension, made with the default options when it has
+ * none; NULL when out of memory. */
 static struct hs_census_mlpd *ext_get(hs_census *c)
 {
-    struct hs_census_mlpd **slot = hs__census_mlpd_slot(c);
-    if (*slot)
-        return *slot;
+    struct hs_census_mlpd *m = hs__census_ext(c, mlpd_free);
+    if (m)
+        return m;
     const hs_allocator *a = hs__census_allocator(c);
-    struct hs_census_mlpd *m = hs_calloc(a, 1, sizeof *m);
+    m = hs_calloc(a, 1, sizeof *m);
     if (!m)
         return NULL;
     m->interval = DEFAULT_INTERVAL;
@@ -44,12 +38,15 @@ static struct hs_census_mlpd *ext_get(hs_census *c)
     hs_intern_init(&m->sites, a);
     hs_intern_init(&m->buckets, a);
     hs_arena_init(&m->arena, a);
-    *slot = m;
+    hs__census_ext_set(c, m, mlpd_free);
+    hs__census_build_mlpd_stats(c, &m->stats);
+    hs__mlpd_label(c, m);
     return m;
 }
 
-void hs__census_mlpd_free(struct hs_census_mlpd *m, const hs_allocator *a)
+static void mlpd_free(void *ext, const hs_allocator *a)
 {
+    struct hs_census_mlpd *m = ext;
     if (!m)
         return;
     hs_intern_free(&m->vtables.tab);
@@ -72,7 +69,6 @@ void hs__census_mlpd_free(struct hs_census_mlpd *m, const hs_allocator *a)
     hs_free(a, m->site_count);
     hs_free(a, m->bucket_bytes);
     hs_free(a, m->bucket_count);
-    hs_free(a, m->out);
     hs_free(a, m);
 }
 
@@ -88,6 +84,7 @@ int hs_census_set_mlpd_options(hs_census *c, hs_mlpd_group by,
     m->by = by;
     m->samples = samples;
     m->interval = interval_ns ? interval_ns : DEFAULT_INTERVAL;
+    hs__mlpd_label(c, m);
     return HS_OK;
 }
 

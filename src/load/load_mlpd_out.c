@@ -3,7 +3,7 @@
  * file has been read, heap shots (or allocation intervals) become census
  * samples, and allocation sites become the allocation profile.
  */
-#include "census/census_mlpd.h"
+#include "load/load_mlpd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,7 +213,7 @@ static int build_alloc_samples(hs_census *c, struct hs_census_mlpd *m)
 
 static int cmp_site(const void *a, const void *b)
 {
-    const struct site_out *x = a, *y = b;
+    const hs_census_site *x = a, *y = b;
     if (x->bytes != y->bytes)
         return x->bytes < y->bytes ? 1 : -1;
     int d = strcmp(x->band, y->band);
@@ -234,7 +234,7 @@ static const char *method_name(struct hs_census_mlpd *m, uint64_t p)
 }
 
 /* One allocation site with its names. */
-static int name_site(struct hs_census_mlpd *m, size_t i, struct site_out *o)
+static int name_site(struct hs_census_mlpd *m, size_t i, hs_census_site *o)
 {
     const uint64_t *key = (const uint64_t *)m->sites.keys[i].ptr;
     size_t nframes = m->sites.keys[i].len / sizeof *key - 1;
@@ -263,15 +263,17 @@ static int name_site(struct hs_census_mlpd *m, size_t i, struct site_out *o)
 static int build_sites(hs_census *c, struct hs_census_mlpd *m)
 {
     size_t n = m->sites.count;
-    m->out = hs_calloc(hs__census_allocator(c), n + 1, sizeof *m->out);
-    if (!m->out)
+    hs_census_site *out = hs_calloc(hs__census_allocator(c), n + 1,
+                                    sizeof *out);
+    if (!out)
         return HS_ERR_NOMEM;
+    hs__census_build_sites(c, out, 0); /* the census frees it */
     for (size_t i = 0; i < n; i++)
-        if (name_site(m, i, &m->out[i]))
+        if (name_site(m, i, &out[i]))
             return HS_ERR_NOMEM;
-    m->nout = n;
     if (n > 1)
-        qsort(m->out, n, sizeof *m->out, cmp_site);
+        qsort(out, n, sizeof *out, cmp_site);
+    hs__census_build_sites(c, out, n);
     return HS_OK;
 }
 
@@ -282,37 +284,33 @@ int hs__mlpd_build(hs_census *c, struct hs_census_mlpd *m)
             m->stats.late_vtables++;
     int st = m->samples == HS_MLPD_SAMPLES_ALLOC ? build_alloc_samples(c, m)
                                                  : build_shots(c, m);
+    hs__mlpd_label(c, m); /* the samples' width, widened or not */
     return st ? st : build_sites(c, m);
 }
 
-size_t hs_census_alloc_site_count(const hs_census *c)
+/* A whole number of seconds, milliseconds, microseconds or nanoseconds. */
+static void format_width(char *buf, size_t n, uint64_t ns)
 {
-    const struct hs_census_mlpd *m = hs__census_mlpd_get(c);
-    return m ? m->nout : 0;
+    static const struct { uint64_t ns; const char *unit; } units[] = {
+        {1000000000u, "s"}, {1000000u, "ms"}, {1000u, "us"}, {1u, "ns"}};
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && ns % units[u].ns)
+        u++;
+    snprintf(buf, n, "%llu %s", (unsigned long long)(ns / units[u].ns),
+             units[u].unit);
 }
 
-const char *hs_census_alloc_site(const hs_census *c, size_t i,
-                                 const char *const **frames, size_t *nframes,
-                                 uint64_t *bytes, uint64_t *count)
+void hs__mlpd_label(hs_census *c, const struct hs_census_mlpd *m)
 {
-    const struct hs_census_mlpd *m = hs__census_mlpd_get(c);
-    if (!m || i >= m->nout)
-        return NULL;
-    const struct site_out *o = &m->out[i];
-    if (frames)
-        *frames = (const char *const *)o->frames;
-    if (nframes)
-        *nframes = o->nframes;
-    if (bytes)
-        *bytes = o->bytes;
-    if (count)
-        *count = o->count;
-    return o->band;
-}
-
-const hs_mlpd_gc_stats *hs_census_mlpd_stats(const hs_census *c)
-{
-    const struct hs_census_mlpd *m = hs__census_mlpd_get(c);
-    const hs_census_info *in = hs_census_get_info(c);
-    return m && in->source == HS_SOURCE_MLPD ? &m->stats : NULL;
+    static const char *const by[] = {"class", "namespace", "assembly"};
+    char label[96];
+    if (m->samples == HS_MLPD_SAMPLES_ALLOC) {
+        char width[32];
+        format_width(width, sizeof width, m->interval ? m->interval : 10000000u);
+        snprintf(label, sizeof label, "Mono bytes allocated per %s, by %s",
+                 width, by[m->by]);
+    } else {
+        snprintf(label, sizeof label, "Mono heap shots, by %s", by[m->by]);
+    }
+    hs__census_build_label(c, label);
 }

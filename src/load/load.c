@@ -1,17 +1,20 @@
 /*
  * Loading: hs_census_load_fd reads an eventlog, a runtime .hp file or a
- * Mono .mlpd (plain or gzip), told apart by its first bytes, into a census. Works on pipes: the bytes read
- * to decide are handed on to whichever parser takes them, nothing is
- * re-read. The .hp parser's callbacks are connected to the builder here,
- * so that read/ knows nothing of the census.
+ * Mono .mlpd (plain or gzip), told apart by its first bytes
+ * (hs_format_sniff, sniff.c), into a census. Works on pipes: the bytes
+ * read to decide are handed on to whichever parser takes them, nothing is
+ * re-read. The readers' output is connected to the census's builder here
+ * and in load_mlpd*.c, so that read/ knows nothing of the census and the
+ * census nothing of the formats.
  */
 #include "census/census_impl.h"
 #include "census/census_build.h"
 #include "read/input.h"
 #include "read/read_eventlog.h"
 #include "read/read_hp.h"
-#include "heapscope/mlpd.h"
+#include "heapscope/load.h"
 #include "heapscope/mlpd_census.h"
+#include "load/load_mlpd.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,23 +34,6 @@ static void input_err(hs_error *err, int st, int e)
                       e ? strerror(e) : "");
     else
         hs__error_set(err, st, NULL, "out of memory");
-}
-
-/*
- * The eventlog magic is 'hdrb'. Text that does not start like it is taken
- * for a .hp (whose parser then says what it expected on which line);
- * anything else goes to the eventlog reader, which names the bad magic.
- */
-static bool looks_like_hp(const uint8_t *b, size_t n)
-{
-    static const uint8_t magic[4] = {'h', 'd', 'r', 'b'};
-    if (n == 0)
-        return false;
-    if (memcmp(b, magic, n < 4 ? n : 4) == 0)
-        return false;
-    unsigned ch = b[0];
-    return ch == '\n' || ch == '\r' || ch == ' ' || ch == '\t' ||
-           (ch >= 0x21 && ch < 0x7f);
 }
 
 /*
@@ -280,17 +266,28 @@ int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
      * to whichever parser takes them. */
     const uint8_t *head;
     size_t have;
-    int st = hs_input_peek(&in, 4, &head, &have);
+    int st = hs_input_peek(&in, HS_FORMAT_SNIFF_BYTES, &head, &have);
     if (st < 0) {
         input_err(err, st, in.err_no);
         hs_input_close(&in);
         return st;
     }
-    if (hs_mlpd_sniff(head, have))
+    /* Text is taken for a .hp (whose parser then says what it expected
+     * on which line); anything else goes to the eventlog reader, which
+     * names the bad magic. */
+    switch (hs_format_sniff(head, have)) {
+    case HS_FORMAT_MLPD:
+    case HS_FORMAT_MLPD_GZIP:
         st = hs__census_load_mlpd(c, &in, NULL, 0, err);
-    else
-        st = looks_like_hp(head, have) ? load_hp(c, &in, err)
-                                       : load_eventlog(c, &in, err);
+        break;
+    case HS_FORMAT_HP:
+    case HS_FORMAT_TEXT:
+        st = load_hp(c, &in, err);
+        break;
+    default:
+        st = load_eventlog(c, &in, err);
+        break;
+    }
     hs_input_close(&in);
     return st;
 }

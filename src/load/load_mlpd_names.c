@@ -2,11 +2,21 @@
  * Loading an .mlpd: naming. Pointers (vtables, classes, images,
  * assemblies, methods) and the descriptions the file gives them, kept so
  * that a use is named by the description in force at its time, whatever
- * the order they come in (census_mlpd.h). The event loop is census_mlpd.c.
+ * the order they come in (load_mlpd.h). The event loop is load_mlpd.c.
  */
-#include "census/census_mlpd.h"
+#include "load/load_mlpd.h"
 
 #include <string.h>
+
+bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
+{
+    return hs_intern_put(&m->tab, &key, sizeof key, index, added);
+}
+
+uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)
+{
+    return hs_intern_find(&m->tab, &key, sizeof key);
+}
 
 /* Index of pointer p in map m with its info array grown to match. */
 int hs__mlpd_lookup(struct loader *l, ptr_map *m, uint64_t p, void **arr,

@@ -1,13 +1,14 @@
 /*
- * The .mlpd part of a census, shared by census_mlpd.c (reading events)
- * and census_mlpd_out.c (naming, samples, the allocation profile).
+ * What the .mlpd loader keeps with a census (its extension, census_build.h),
+ * shared by load_mlpd.c (reading events), load_mlpd_names.c (naming) and
+ * load_mlpd_out.c (samples, the allocation profile).
  *
  * Everything is keyed by pointer while the file is read and named only at
  * the end: a vtable's description can come after its first use, in
  * another thread's buffer that reached the file later.
  */
-#ifndef HEAPSCOPE_CENSUS_MLPD_H
-#define HEAPSCOPE_CENSUS_MLPD_H
+#ifndef HEAPSCOPE_LOAD_MLPD_H
+#define HEAPSCOPE_LOAD_MLPD_H
 
 #include "heapscope/mlpd.h"
 #include "heapscope/mlpd_census.h"
@@ -78,7 +79,7 @@ struct hs_census_mlpd {
     size_t ncells, cap_cells;
     bool shot_open;
     bool cut_shot;           /* the last of shots[] has no HEAP_END: the
-                              * file ends inside it (census_mlpd.c) */
+                              * file ends inside it (load_mlpd.c) */
     ptr_map shot_vt;         /* vtable -> cell in the open shot */
 
     hs_intern sites;         /* key: vtable, then frames (u64 each) */
@@ -87,19 +88,10 @@ struct hs_census_mlpd {
     hs_intern buckets;       /* key: {bucket, vtable} */
     uint64_t *bucket_bytes, *bucket_count;
     size_t cap_buckets, cap_bucket_count;
-
-    /* the finished allocation profile */
-    struct site_out {
-        const char *band;
-        const char **frames;
-        size_t nframes;
-        uint64_t bytes, count;
-    } *out;
-    size_t nout;
 };
 
-/* The reading state of a load, shared by census_mlpd.c (the event loop)
- * and census_mlpd_names.c (naming). */
+/* The reading state of a load, shared by load_mlpd.c (the event loop)
+ * and load_mlpd_names.c (naming). */
 struct loader {
     hs_census *c;
     struct hs_census_mlpd *m;
@@ -121,9 +113,9 @@ struct loader {
     size_t cap_calls;
 };
 
-/* census_mlpd_names.c. lookup: the index of pointer p in map m, with its
+/* load_mlpd_names.c. lookup: the index of pointer p in map m, with its
  * info array (*arr, elements of `size` bytes) grown and zeroed to match.
- * keep: s copied into the census's arena (NULL: out of memory, or s NULL).
+ * keep: s copied into the extension's arena (NULL: out of memory, or s NULL).
  * use_vtable: the description of `vtable` in force at `time` (or an entry
  * waiting for one). on_metadata and on_jit: names from METADATA and
  * METHOD_JIT events. The int ones return HS_OK or HS_ERR_NOMEM. */
@@ -138,8 +130,18 @@ int hs__mlpd_on_jit(struct loader *l, const hs_mlpd_event *ev);
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added);
 uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
 
-/* census_mlpd_out.c: turns what was read into samples, lines and the
+/* load_mlpd_out.c: turns what was read into samples, lines and the
  * allocation profile; t0 is the first buffer's time. */
 int hs__mlpd_build(hs_census *c, struct hs_census_mlpd *m);
+
+/* load_mlpd_out.c: gives the census the profile's label m's options make
+ * ("Mono heap shots, by class", ...). */
+void hs__mlpd_label(hs_census *c, const struct hs_census_mlpd *m);
+
+/* load_mlpd.c: loads an .mlpd (plain or gzip) from pre[0 .. npre), bytes
+ * already taken from the input, then from in to its end, and finishes. */
+struct hs_input;
+int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
+                         const uint8_t *pre, size_t npre, hs_error *err);
 
 #endif
