@@ -38,7 +38,7 @@ declare -A allow=(
 public_part() {
     case $1 in
         common.h|version.h|sink.h) echo common ;;
-        events.h|reader.h|mlpd.h) echo read ;;
+        events.h|reader.h|mlpd.h|mlpd_events.h) echo read ;;
         census.h|mlpd_census.h) echo census ;;
         summary.h) echo summary ;;
         render.h|page.h) echo render ;;
