@@ -46,17 +46,16 @@ static bool grow_rec(mlpd_decoder *d, size_t n, size_t size)
     return hs_grow(d->alloc, &d->rec, &d->reccap, (n ? n : 1) * size, 1);
 }
 
-/* A backtrace (BT, FRAMES): uleb count, then running method deltas. *m is
- * the running method value, advanced as frames are read. */
+/* The frames of BT and FRAMES: uleb count, then running method deltas.
+ * *m is the running method value, advanced as frames are read. */
 static int get_bt(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev,
-                  uint64_t *m, bool flag)
+                  uint64_t *m)
 {
     size_t n = get_count(c);
     if (!grow_col(d, 0, n))
         return -1;
     for (size_t i = 0; i < n && c->status == CUR_OK; i++)
         d->col[0][i] = get_method(d, c, m);
-    ev->has_bt = flag;
     ev->frames = d->col[0];
     ev->nframes = n;
     return 0;
@@ -126,10 +125,11 @@ static void counter_value(mlpd_cursor *c, hs_mlpd_counter_value *v)
 #define DEC_CONST(m, cn, a, wf, W, wv) ev->u.m.cn = HS__FIRST a;
 #define DEC_SELECT(m, cn, a, wf, W, wv) ev->u.m.cn = get_byte(c);
 #define DEC_BT(m, cn, a, wf, W, wv) \
-    if (get_bt(d, c, ev, m_, true) < 0) \
-        return -1;
+    if (get_bt(d, c, ev, m_) < 0) \
+        return -1; \
+    ev->has_bt = true;
 #define DEC_FRAMES(m, cn, a, wf, W, wv) \
-    if (get_bt(d, c, ev, m_, false) < 0) \
+    if (get_bt(d, c, ev, m_) < 0) \
         return -1;
 
 /* COLUMNS, PAIRS: the count, then per element one value per column. */
@@ -249,7 +249,8 @@ static MLPD_INLINE int decode_row(mlpd_decoder *d, mlpd_cursor *c,
  * one (*byte becomes that row's, and 1 is returned to read it), else
  * "an unknown event byte".
  */
-static int unknown_byte(mlpd_cursor *c, uint8_t *byte, const char **what)
+static HS_NOINLINE int unknown_byte(mlpd_cursor *c, uint8_t *byte,
+                                   const char **what)
 {
 #define TYPE_MSG(t, NAME, fb) [t] = "an unknown " #NAME " subtype",
 #define TYPE_FALLBACK(t, NAME, fb) [t] = fb,
