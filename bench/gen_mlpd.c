@@ -9,8 +9,12 @@
  *
  *     gen_mlpd 200 > /tmp/big.mlpd
  *
+ * With --every-event instead it writes one buffer with an event of every
+ * event byte of the format (the tests' check of `heapscope events`).
+ *
  * Deterministic (a fixed xorshift seed); never written into the repository.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,9 +193,106 @@ static void heap_shot(uint64_t thread)
     }
 }
 
+/* METADATA of every kind under every action, each with its tail. */
+static void every_metadata(void)
+{
+    for (int action = 0; action < 3; action++)
+        for (int kind = 1; kind <= 7; kind++) {
+            event((uint8_t)(0x02 | action << 5));
+            byte((uint8_t)kind);
+            ptr(PTR_BASE + 0x10 * (uint64_t)kind);
+            if (kind == 1 || kind == 3 || kind >= 6)
+                ptr(PTR_BASE + 0x100); /* image, or the domain */
+            if (kind == 7)
+                ptr(class_ptr(1));
+            if (kind == 3 || kind == 2 || (kind == 1 && action == 1) ||
+                ((kind == 4 || kind == 5) && action == 0))
+                str(kind == 3 ? "mscorlib, Version=4.0.0.0" : "Name\t\"q\"");
+            if (kind == 2 && action == 1)
+                str("8CBC26EA-487B-4D78-A298-73ABED71C8B0");
+        }
+}
+
+/* SAMPLE_COUNTERS_DESC and SAMPLE_COUNTERS with a value of each type. */
+static void every_counter(void)
+{
+    event(0x37); uleb(3);
+    uleb(1 << 8); str("Working set"); uleb(4); uleb(1); uleb(2); uleb(1);
+    uleb(1 << 15); str("Perf section"); str("Hits"); uleb(1); uleb(0);
+    uleb(1); uleb(2);
+    uleb(2); str("Ratio"); uleb(5); uleb(0); uleb(0); uleb(3);
+    event(0x47);
+    for (unsigned type = 0; type <= 7; type++) {
+        uleb(type + 1); uleb(type);
+        if (type == 5) {
+            double d = 0.1;
+            memcpy(buf + len, &d, 8);
+            len += 8;
+        } else if (type == 6) {
+            byte(1); str("text");
+        } else if (type == 1 || type == 4) {
+            uleb(1000 + type);
+        } else {
+            sleb(-(int64_t)type - 3);
+        }
+    }
+    uleb(9); uleb(6); byte(0); /* a null string */
+    uleb(0);
+}
+
+/* One buffer with an event of every byte the format has (`gen_mlpd
+ * --every-event`), for tests of the decoder and the `events` printer. */
+static void every_event(void)
+{
+    begin(method_ptr(0));
+    event(0x00); ptr(vtable_ptr(1)); obj(OBJ_BASE + 64); uleb(24);
+    event(0x10); ptr(vtable_ptr(2)); obj(OBJ_BASE + 128); uleb(32); uleb(2);
+    method(method_ptr(3)); method(method_ptr(1));
+    event(0x11); byte(6); byte(1);
+    event(0x21); uleb(64u << 20);
+    event(0x31); uleb(4); obj(OBJ_BASE + 64); obj(OBJ_BASE + 4096);
+    obj(OBJ_BASE + 128); obj(OBJ_BASE + 8192);
+    event(0x41); uleb(2); uleb(77); obj(OBJ_BASE + 64);
+    event(0x61); uleb(1); uleb(78); obj(OBJ_BASE + 64); uleb(1);
+    method(method_ptr(5));
+    event(0x51); uleb(2); uleb(77);
+    event(0x71); uleb(1); uleb(78); uleb(0);
+    event(0x81); event(0x91);
+    event(0xa1); obj(OBJ_BASE + 64); event(0xb1); obj(OBJ_BASE + 64);
+    every_metadata();
+    event(0x13); method(method_ptr(7)); event(0x23); method(method_ptr(8));
+    event(0x33); method(method_ptr(2));
+    event(0x43); method(method_ptr(9)); ptr(PTR_BASE + 0x5000); uleb(200);
+    str("Bench:Method (int)");
+    event(0x04); obj(OBJ_BASE + 256);
+    event(0x84); obj(OBJ_BASE + 256); uleb(1); method(method_ptr(4));
+    event(0x14); byte(2); uleb(1); method(method_ptr(6)); obj(OBJ_BASE + 256);
+    event(0x05); byte(1); obj(OBJ_BASE + 512);
+    event(0x85); byte(2); obj(OBJ_BASE + 512); uleb(1); method(method_ptr(6));
+    event(0x06);
+    event(0x26); obj(OBJ_BASE + 64); ptr(vtable_ptr(1)); uleb(24); byte(1);
+    uleb(2); uleb(8); obj(OBJ_BASE + 128); uleb(8); obj(OBJ_BASE + 256);
+    event(0x36); uleb(2); ptr(PTR_BASE + 0x700); obj(OBJ_BASE + 64);
+    ptr(PTR_BASE + 0x708); obj(OBJ_BASE + 128);
+    event(0x16);
+    event(0x46); ptr(PTR_BASE + 0x800); uleb(64); byte(3); ptr(PTR_BASE + 8);
+    str("static roots");
+    event(0x56); ptr(PTR_BASE + 0x800);
+    event(0x07); ptr(0x7f0000001000ull); uleb(2); ptr(PTR_BASE + 0x5010);
+    ptr(PTR_BASE + 0x5020); uleb(1); method(method_ptr(9));
+    event(0x17); ptr(PTR_BASE + 0x6000); uleb(48); str("libc_start");
+    every_counter();
+    event(0x18); byte(0); ptr(PTR_BASE + 0x9000); uleb(16);
+    event(0x18); byte(5); ptr(PTR_BASE + 0x9100); uleb(32); str("tramp");
+    event(0x0a); byte(1);
+    event(0x1a); str("aot-id-1");
+    flush(0x7f0000001000ull);
+}
+
 int main(int argc, char **argv)
 {
-    long mb = argc > 1 ? atol(argv[1]) : 100;
+    bool every = argc > 1 && strcmp(argv[1], "--every-event") == 0;
+    long mb = argc > 1 && !every ? atol(argv[1]) : 100;
     static const char args[] = "log:alloc,heapshot,output=bench.mlpd";
     le(0x4D505A01u, 4);
     putchar(3); putchar(0); putchar(17); putchar(8);
@@ -201,6 +302,10 @@ int main(int argc, char **argv)
     le(sizeof args, 4); fwrite(args, 1, sizeof args, stdout);
     le(7, 4); fwrite("x86-64", 1, 7, stdout);
     le(6, 4); fwrite("linux", 1, 6, stdout);
+    if (every) {
+        every_event();
+        return fflush(stdout) != 0;
+    }
     names();
     long buffers = mb * 16;
     for (long b = 0; b < buffers; b++) {

@@ -42,7 +42,7 @@ declare -A allow=(
 public_part() {
     case $1 in
         common.h|version.h|sink.h) echo common ;;
-        events.h|reader.h|mlpd.h) echo read ;;
+        events.h|reader.h|mlpd.h|mlpd_events.h) echo read ;;
         census.h|mlpd_census.h) echo census ;;
         load.h) echo load ;;
         summary.h) echo summary ;;

@@ -404,6 +404,19 @@ check "the cut .mlpd has whole shots at all" test "$(wc -l <"$TMP/out")" -gt 10
 check "the cut shot is in no row" \
   test "$(tail -n +2 "$TMP/out" | cut -d, -f1 | sort -u | wc -l)" -eq 2
 
+# One event of every event byte the format has (gen_mlpd --every-event):
+# `events` walks the field descriptors of the one event table
+# (heapscope/mlpd_events.h) and prints each as tests/mlpd_every_event.txt
+# has it, the output of the hand-written printer the table replaced.
+"$GEN_MLPD" --every-event >"$TMP/every.mlpd"
+run events "$TMP/every.mlpd"
+expect_rc "events of every event byte" 0
+check "events prints every event byte as the table describes it" \
+  cmp -s "$TMP/out" "$SRC/tests/mlpd_every_event.txt"
+run events --count "$TMP/every.mlpd"
+check "events --count counts the 38 event bytes" \
+  test "$(wc -l <"$TMP/out")" -eq 38
+
 # A synthetic file (bench/gen_mlpd.c: a heap shot every 64 buffers, each
 # spanning three) cut at a buffer boundary inside its second shot: no
 # buffer is cut, yet the shot is, and left out of every output.

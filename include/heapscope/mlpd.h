@@ -40,6 +40,7 @@
 #define HEAPSCOPE_MLPD_H
 
 #include "common.h"
+#include "mlpd_events.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,60 +51,21 @@ extern "C" {
 #define HS_MLPD_MAX_BUFFER (16u << 20)
 
 /* Event kinds: one per distinct layout of MLPD-NOTES.md, plus BUFFER, a
- * pseudo-event for each buffer header. */
+ * pseudo-event for each buffer header (mlpd_events.h lists them and the
+ * event bytes that yield each). */
+#define HS__MLPD_KIND_ENUM(K) HS_MLPD_##K,
 typedef enum hs_mlpd_kind {
-    HS_MLPD_BUFFER = 0,
-    HS_MLPD_ALLOC,                  /* 0x00, 0x10 with backtrace */
-    HS_MLPD_GC_EVENT,               /* 0x11 */
-    HS_MLPD_GC_RESIZE,              /* 0x21 */
-    HS_MLPD_GC_MOVE,                /* 0x31 */
-    HS_MLPD_GC_HANDLE_CREATED,      /* 0x41, 0x61 with backtrace */
-    HS_MLPD_GC_HANDLE_DESTROYED,    /* 0x51, 0x71 with backtrace */
-    HS_MLPD_GC_FINALIZE_START,      /* 0x81 */
-    HS_MLPD_GC_FINALIZE_END,        /* 0x91 */
-    HS_MLPD_GC_FINALIZE_OBJECT_START, /* 0xa1 */
-    HS_MLPD_GC_FINALIZE_OBJECT_END, /* 0xb1 */
-    HS_MLPD_METADATA,               /* 0x02 name, 0x22 load, 0x42 unload */
-    HS_MLPD_METHOD_LEAVE,           /* 0x13 */
-    HS_MLPD_METHOD_ENTER,           /* 0x23 */
-    HS_MLPD_METHOD_EXC_LEAVE,       /* 0x33 */
-    HS_MLPD_METHOD_JIT,             /* 0x43 */
-    HS_MLPD_EXCEPTION_THROW,        /* 0x04, 0x84 with backtrace */
-    HS_MLPD_EXCEPTION_CLAUSE,       /* 0x14 */
-    HS_MLPD_MONITOR,                /* 0x05, 0x85 with backtrace */
-    HS_MLPD_HEAP_START,             /* 0x06 */
-    HS_MLPD_HEAP_END,               /* 0x16 */
-    HS_MLPD_HEAP_OBJECT,            /* 0x26 */
-    HS_MLPD_HEAP_ROOT,              /* 0x36 */
-    HS_MLPD_HEAP_ROOT_REGISTER,     /* 0x46 */
-    HS_MLPD_HEAP_ROOT_UNREGISTER,   /* 0x56 */
-    HS_MLPD_SAMPLE_HIT,             /* 0x07 */
-    HS_MLPD_SAMPLE_USYM,            /* 0x17 */
-    HS_MLPD_SAMPLE_COUNTERS_DESC,   /* 0x37 */
-    HS_MLPD_SAMPLE_COUNTERS,        /* 0x47 */
-    HS_MLPD_JITHELPER,              /* 0x18 */
-    HS_MLPD_SYNC_POINT,             /* 0x0a */
-    HS_MLPD_AOT_ID,                 /* 0x1a */
+    HS_MLPD_KIND_TABLE(HS__MLPD_KIND_ENUM)
     HS_MLPD_KIND_COUNT
 } hs_mlpd_kind;
+#undef HS__MLPD_KIND_ENUM
 
-/* METADATA kinds (the byte after the time delta). */
-enum {
-    HS_MLPD_META_CLASS = 1,
-    HS_MLPD_META_IMAGE = 2,
-    HS_MLPD_META_ASSEMBLY = 3,
-    HS_MLPD_META_DOMAIN = 4,
-    HS_MLPD_META_THREAD = 5,
-    HS_MLPD_META_CONTEXT = 6,
-    HS_MLPD_META_VTABLE = 7
-};
-
-/* METADATA actions (the event byte's high nibble). */
-enum {
-    HS_MLPD_META_NAME = 0,
-    HS_MLPD_META_LOAD = 1,
-    HS_MLPD_META_UNLOAD = 2
-};
+/* METADATA kinds (the byte after the time delta), HS_MLPD_META_CLASS ...,
+ * and actions (the event byte's high nibble), HS_MLPD_META_NAME ... */
+#define HS__MLPD_META_ENUM(v, NAME, s) HS_MLPD_META_##NAME = v,
+enum { HS_MLPD_META_TABLE(HS__MLPD_META_ENUM) };
+enum { HS_MLPD_ACTION_TABLE(HS__MLPD_META_ENUM) };
+#undef HS__MLPD_META_ENUM
 
 /* GC_EVENT types (MonoProfilerGCEvent) that a census cares about. */
 enum {
@@ -290,6 +252,47 @@ HS_API const char *hs_mlpd_kind_name(hs_mlpd_kind kind);
 
 /* A METADATA kind's name ("class", "vtable", ...); static. */
 HS_API const char *hs_mlpd_meta_name(uint8_t kind);
+
+/*
+ * The event's layout as field descriptors (mlpd_events.h), in file order:
+ * what `heapscope events` walks to print an event without knowing any
+ * layout. NULL for an event no row describes. Static.
+ */
+HS_API const hs_mlpd_event_desc *hs_mlpd_event_get_desc(const hs_mlpd_event *ev);
+
+/*
+ * A field's value. `base` is the event, or for the element fields of
+ * RECORDS and RECORDS_0 one element (hs_mlpd_field_record()).
+ * hs_mlpd_field_uint: a scalar (ULEB, U8, PTR, OBJ, METHOD, CONST, SELECT,
+ * FIXED, FIXED_PTR), else 0. hs_mlpd_field_str: a STR (NULL when absent),
+ * else NULL. hs_mlpd_field_value_name: the name of a CONST or SELECT value
+ * ("load", "class"; "?" for a value without one), else NULL.
+ */
+HS_API uint64_t hs_mlpd_field_uint(const void *base, const hs_mlpd_field_desc *f);
+HS_API const char *hs_mlpd_field_str(const void *base, const hs_mlpd_field_desc *f);
+HS_API const char *hs_mlpd_field_value_name(const void *base,
+                                            const hs_mlpd_field_desc *f);
+
+/* False when the field's condition (its `when`) left it out of the file. */
+HS_API bool hs_mlpd_field_present(const void *base, const hs_mlpd_field_desc *f);
+
+/* The elements of an array field (BT, FRAMES, COLUMNS, PAIRS, RECORDS,
+ * RECORDS_0); 0 for another kind. */
+HS_API size_t hs_mlpd_field_count(const void *base, const hs_mlpd_field_desc *f);
+
+/* The values of BT or FRAMES (the event's frames), or of one element
+ * field of COLUMNS or PAIRS (its column); NULL for another kind. */
+HS_API const uint64_t *hs_mlpd_field_column(const void *base,
+                                            const hs_mlpd_field_desc *f);
+
+/* Element i of RECORDS or RECORDS_0, the base of its element fields;
+ * NULL for another kind or i out of range. */
+HS_API const void *hs_mlpd_field_record(const void *base,
+                                        const hs_mlpd_field_desc *f, size_t i);
+
+/* The counter value a COUNTER field of a record holds, else NULL. */
+HS_API const hs_mlpd_counter_value *hs_mlpd_field_counter(
+    const void *base, const hs_mlpd_field_desc *f);
 
 /* True when the first n bytes (n >= 1) start an .mlpd or a gzip stream,
  * as far as n bytes can tell. */

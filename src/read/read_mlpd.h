@@ -1,7 +1,8 @@
 /*
  * The .mlpd reader's internals shared by its files: read_mlpd.c (input,
- * gzip, file header, buffer framing), read_mlpd_events.c (the event
- * layouts) and read_mlpd_api.c (getters, sniffing, reading an fd). Not
+ * gzip, file header, buffer framing), read_mlpd_events.c (decoding the
+ * event layouts of heapscope/mlpd_events.h), mlpd_table.c (the same table
+ * as field descriptors) and read_mlpd_api.c (getters, sniffing, reading an fd). Not
  * part of the public surface.
  */
 #ifndef HEAPSCOPE_READ_MLPD_H
@@ -28,14 +29,13 @@ typedef struct mlpd_decoder {
      * them, so sums are taken modulo 2^32 there (UINT32_MAX), else
      * UINT64_MAX. */
     uint64_t mask;
-    uint64_t *a, *b;             /* frames/objects, second array */
-    size_t acap, bcap;
-    uint64_t *c;                 /* third array (heap object refs) */
-    size_t ccap;
-    hs_mlpd_counter_desc *descs;
-    size_t dcap;
-    hs_mlpd_counter_value *vals;
-    size_t vcap;
+    /* Scratch arrays events point into: col[0] the frames of a
+     * backtrace, col[1] and col[2] the columns of an array field; rec the
+     * elements of a record array (reccap in bytes). */
+    uint64_t *col[3];
+    size_t colcap[3];
+    void *rec;
+    size_t reccap;
 } mlpd_decoder;
 
 /*

@@ -14,6 +14,14 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* The fast paths are inlined into every field of the decoder's one large
+ * generated function, where the compiler's budget alone would not. */
+#if defined(__GNUC__)
+#define MLPD_INLINE inline __attribute__((always_inline))
+#else
+#define MLPD_INLINE inline
+#endif
+
 static inline uint64_t get_uleb_slow(mlpd_cursor *c)
 {
     uint64_t v = 0;
@@ -74,7 +82,7 @@ static inline int64_t get_sleb_slow(mlpd_cursor *c)
  * value) takes the checked path above, which gives the same value or
  * the same error.
  */
-static inline bool get_leb_fast(mlpd_cursor *c, uint64_t *v, uint8_t *last,
+static MLPD_INLINE bool get_leb_fast(mlpd_cursor *c, uint64_t *v, uint8_t *last,
                                 unsigned *bits)
 {
     const uint8_t *p = c->p;
@@ -95,7 +103,7 @@ static inline bool get_leb_fast(mlpd_cursor *c, uint64_t *v, uint8_t *last,
     return false;
 }
 
-static inline uint64_t get_uleb(mlpd_cursor *c)
+static MLPD_INLINE uint64_t get_uleb(mlpd_cursor *c)
 {
     uint64_t v;
     uint8_t last;
@@ -103,7 +111,7 @@ static inline uint64_t get_uleb(mlpd_cursor *c)
     return get_leb_fast(c, &v, &last, &bits) ? v : get_uleb_slow(c);
 }
 
-static inline int64_t get_sleb(mlpd_cursor *c)
+static MLPD_INLINE int64_t get_sleb(mlpd_cursor *c)
 {
     uint64_t v;
     uint8_t last;
@@ -115,7 +123,7 @@ static inline int64_t get_sleb(mlpd_cursor *c)
     return (int64_t)v;
 }
 
-static inline uint8_t get_byte(mlpd_cursor *c)
+static MLPD_INLINE uint8_t get_byte(mlpd_cursor *c)
 {
     if (c->p >= c->end) {
         if (c->status == CUR_OK)
