@@ -22,11 +22,13 @@ BUILD_DIR=${BUILD_DIR:-build}
 # (package ghc) reads our .hp files, xmllint parses our SVGs, pdfinfo
 # counts PDF pages, rsvg-convert renders SVG, a CJK font shows Japanese
 # labels in the charts; chromium, node and npm run the report page's
-# browser tests (playwright-core, from npm into tests/browser/node_modules).
+# browser tests (playwright-core, from npm into tests/browser/node_modules);
+# promtool (package prometheus) checks /metrics; zsh and fish parse their
+# completion files.
 build_pkgs=(gcc pkg-config meson ninja-build libcairo2-dev libpango1.0-dev
             libcsv-dev libcunit1-dev libmicrohttpd-dev zlib1g-dev scdoc)
 test_pkgs=(libxml2-utils poppler-utils librsvg2-bin fonts-noto-cjk
-           fonts-dejavu-core ghc ghc-prof curl chromium)
+           fonts-dejavu-core ghc ghc-prof curl chromium prometheus zsh fish)
 # node and npm by command, not by package: a machine may have Node.js from
 # another packaging (nodesource's nodejs carries npm and conflicts with
 # Debian's npm package), which serves as well.

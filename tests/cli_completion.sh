@@ -86,11 +86,11 @@ done < "$SRC/completion/values"
 if command -v zsh >/dev/null; then
   check "zsh parses _heapscope" zsh -n "$BUILD/completion/_heapscope"
 else
-  echo "note: zsh not installed, _heapscope not parsed"
+  skip_part "zsh parse of _heapscope" "zsh not installed"
 fi
 if command -v fish >/dev/null; then
   check "fish parses heapscope.fish" fish -n "$BUILD/completion/heapscope.fish"
 else
-  echo "note: fish not installed, heapscope.fish not parsed"
+  skip_part "fish parse of heapscope.fish" "fish not installed"
 fi
 finish

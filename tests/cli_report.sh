@@ -166,7 +166,7 @@ if "$BIN" chart --help | grep -q -- '--format' &&
         limited chart 'c.svg.tmp*' chart "$hc" -o "$TMP/lim/c.svg"
     done
 else
-    echo "note: no charts or no ulimit -v here; address-space checks skipped"
+    skip_part "address-space checks" "no charts, or ulimit -v cannot be set (a sanitizer build)"
 fi
 
 finish

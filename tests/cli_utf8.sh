@@ -93,7 +93,7 @@ if command -v promtool >/dev/null; then
   check "/metrics: promtool check metrics accepts it: \
 $(grep -v '^$' "$TMP/promtool.out" | head -1)" same "$ok" 0
 else
-  echo "SKIP: promtool not found; /metrics not checked with it"
+  skip_part "promtool check of /metrics" "promtool not found (package prometheus)"
 fi
 
 # ---- batch JSON: the same rule -----------------------------------------------
