@@ -15,6 +15,7 @@
 enum {
     EXIT_OK = 0,         /* success (warnings, such as truncation, on stderr) */
     EXIT_BAD_INPUT = 1,  /* the input is malformed */
+    EXIT_THRESHOLD = 1,  /* diff: a --fail-if threshold was crossed */
     EXIT_USAGE = 2,      /* unknown command or option, bad option value */
     EXIT_IO = 3,         /* cannot read the input or write the output */
     EXIT_NO_DATA = 4,    /* the input has nothing of what was asked */
