@@ -44,6 +44,7 @@ typedef struct diff_args {
     hs_diff_options d;
     double window[2];         /* --window-from, --window-to, seconds */
     bool has_window;
+    bool quiet;               /* --quiet */
     cli_list fail_if;         /* --fail-if expressions */
     hs_diff_limit limit[CLI_LIST_MAX];   /* ... parsed */
 } diff_args;
@@ -148,6 +149,7 @@ static const cli_optref opts[] = {
     CLI_OPT(opt_time, diff_args, chart.absolute_time),
     CLI_OPT(cli_opt_bands, diff_args, chart.chart.bands),
     CLI_OPT(opt_fail_if, diff_args, fail_if),
+    CLI_OPT(cli_opt_quiet, diff_args, quiet),
     CLI_OPT_END,
 };
 
@@ -325,7 +327,9 @@ static hs_summary *gc_figures(const char *path, const hs_census *c,
               ((from == 0 && to == UINT64_MAX) ||
                hs_summary_set_window(s, &w) == HS_OK);
     if (ok) {
+        cli_progress_begin(fd, path);
         int st = hs_read_fd(r, fd, event_to_summary, s);
+        cli_progress_end();
         ok = (st == HS_DONE || st == HS_TRUNCATED || st == HS_OK) &&
              hs_summary_finish(s) == HS_OK;
     }

@@ -457,6 +457,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, void *args,
     }
     if (!rc)
         rc = store_all(&s, args);
+    if (!rc)
+        cli_progress_quiet(cli_given(out, &cli_opt_quiet));
     free(s.got);
     return rc;
 }
