@@ -148,6 +148,8 @@ void cli_progress_begin(int fd, const char *path)
     pg.stop = false;
     pg.shown = false;
     set_name(path);
+    if (pg.after <= 0)
+        show(0); /* from the start: at once, however short the read */
     pg.running = pthread_create(&pg.thread, NULL, watch, NULL) == 0;
 }
 
