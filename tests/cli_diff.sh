@@ -360,6 +360,77 @@ assert d["bands"] and all(b["status"] == "both" and b["change_byte_seconds"] == 
     expect_out_grep "corpus: normalised matches across GHC versions" '; [1-9][0-9]* matched only after normalising$'
 fi
 
+# --- --fail-if: a memory regression gate, on a growing and a shrinking pair
+# BASE is a runtime .hp; GROWN every value of it times 1.23 (peak and
+# byte-seconds +23%); CACHED BASE with a band Main.cache of 1.5 MiB in every
+# sample (absent from BASE).
+BASE=$SAMPLES/phases-strict-hc.hp
+python3 - "$BASE" "$TMP/grown.hp" "$TMP/cached.hp" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+with open(sys.argv[2], "w") as g, open(sys.argv[3], "w") as c:
+    for l in lines:
+        if "\t" in l:  # "NAME<TAB>BYTES" inside a sample
+            name, v = l.rsplit("\t", 1)
+            g.write("%s\t%d\n" % (name, int(v) * 123 // 100))
+        else:
+            g.write(l + "\n")
+        c.write(l + "\n")
+        if l.startswith("BEGIN_SAMPLE"):
+            c.write("Main.cache\t%d\n" % (3 << 19))
+PY
+GROWN=$TMP/grown.hp CACHED=$TMP/cached.hp
+run diff "$BASE" "$GROWN" --fail-if 'peak>+10%'
+expect_rc "fail-if: growing pair over peak>+10%" 1
+expect_err_grep "fail-if: the crossed threshold said" '^heapscope: fail-if peak>\+10%: peak grew 23\.0% \([0-9.]+ KiB -> [0-9.]+ KiB\)$'
+expect_out_grep "fail-if: the diff is still written" '^bands: '
+run diff "$BASE" "$GROWN" --fail-if 'peak>+25%' --fail-if 'byte-seconds>+30%' --fail-if 'peak>+20KiB'
+expect_rc "fail-if: growing pair under every threshold" 0
+expect_err_empty "fail-if: nothing said when nothing crossed"
+run diff "$GROWN" "$BASE" --fail-if 'peak>+10%' --fail-if 'byte-seconds>+0%' --fail-if 'peak>-18%'
+expect_rc "fail-if: shrinking pair" 0
+expect_err_empty "fail-if: shrinking pair, nothing said"
+run diff "$GROWN" "$BASE" --fail-if 'peak>-20%'
+expect_rc "fail-if: shrinking pair, a saving of 20% asked" 1
+expect_err_grep "fail-if: a saving missed" '^heapscope: fail-if peak>-20%: peak shrank 18\.[0-9]% '
+run diff "$BASE" "$GROWN" --fail-if 'peak>+1KiB'
+expect_rc "fail-if: peak>+1KiB" 1
+expect_err_grep "fail-if: growth in bytes" '^heapscope: fail-if peak>\+1KiB: peak grew [0-9.]+ KiB \('
+run diff "$BASE" "$GROWN" --fail-if 'byte-seconds>+10%'
+expect_rc "fail-if: byte-seconds>+10%" 1
+expect_err_grep "fail-if: byte-seconds said" '^heapscope: fail-if byte-seconds>\+10%: byte-seconds grew 23\.[0-9]% \([0-9.]+ KiB\*s -> [0-9.]+ KiB\*s\)$'
+run diff "$BASE" "$CACHED" --fail-if 'peak>+5MiB'
+expect_rc "fail-if: 1.5 MiB more under peak>+5MiB" 0
+run diff "$BASE" "$CACHED" --fail-if 'peak>+1MiB'
+expect_rc "fail-if: 1.5 MiB more over peak>+1MiB" 1
+run diff "$BASE" "$CACHED" --fail-if 'band:Main.cache>+1MiB'
+expect_rc "fail-if: a band new in AFTER counts from 0" 1
+expect_err_line "fail-if: the band's growth said" 'heapscope: fail-if band:Main.cache>+1MiB: band Main.cache peak grew 1.50 MiB (0 B -> 1.50 MiB)'
+run diff "$CACHED" "$BASE" --fail-if 'band:Main.cache>+0B'
+expect_rc "fail-if: a band gone shrank" 0
+run diff "$BASE" "$GROWN" --fail-if 'band:PINNED>+10%'
+expect_rc "fail-if: band:PINNED>+10% on the growing pair" 1
+run diff "$BASE" "$GROWN" --fail-if 'band:No.such>+0B'
+expect_rc "fail-if: a band in neither run does not fail" 0
+expect_err_line "fail-if: a band in neither run is warned of" 'heapscope: warning: fail-if band:No.such>+0B: no band No.such in either run'
+# several: all checked, every crossed one said, in order
+run diff "$BASE" "$CACHED" --json -o "$TMP/gate.json" --fail-if 'peak>+10%' \
+    --fail-if 'byte-seconds>+100000%' --fail-if 'band:Main.cache>+1MiB'
+expect_rc "fail-if: several, two crossed" 1
+check "fail-if: several, the two crossed said" same "$(cut -d: -f2 "$TMP/err")" \
+    " fail-if peak>+10%
+ fail-if band"
+check "fail-if: -o still written" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/gate.json"
+# malformed: a usage error naming the expression, before anything is read
+for bad_expr in 'peak>+10' 'heap>+10%' 'peak' 'band:>+1MiB' 'peak>+10parsecs' 'peak>+1MiB*s'; do
+    run diff "$BASE" "$GROWN" --fail-if 'peak>+10%' --fail-if "$bad_expr"
+    expect_rc "fail-if: malformed '$bad_expr'" 2
+    expect_err_grep "fail-if: malformed '$bad_expr' named" "^heapscope: diff: --fail-if '$(sed 's/[][*+.]/\\&/g' <<<"$bad_expr")': "
+    expect_out_empty "fail-if: malformed '$bad_expr', no output"
+done
+run diff "$BASE" "$GROWN" --fail-if 'peak>+10parsecs'
+expect_err_line "fail-if: what is wrong" "heapscope: diff: --fail-if 'peak>+10parsecs': \"parsecs\" after the number is not % or a size (B, KiB, MiB, GiB, TiB, kB, MB, GB, TB)"
+
 # standard input as one side
 run diff - "$STRICT" --json <"$LAZY"
 expect_rc "stdin as before" 0

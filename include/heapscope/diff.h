@@ -193,6 +193,73 @@ HS_API int hs_diff_marker_window(const hs_census *c, const char *from,
                                  const char *to, uint64_t *from_ns,
                                  uint64_t *to_ns, hs_error *err);
 
+/* --- thresholds (a memory regression gate) ------------------------------ */
+
+/* The figure a threshold watches. */
+typedef enum hs_diff_figure {
+    HS_DIFF_FIGURE_PEAK = 0,         /* peak bytes (of the run or the band) */
+    HS_DIFF_FIGURE_BYTE_SECONDS = 1  /* the run's byte-seconds */
+} hs_diff_figure;
+
+/*
+ * A threshold on the growth from before to after: "peak>+10%",
+ * "peak>+5MiB", "byte-seconds>+10%", "byte-seconds>+2GiB*s",
+ * "band:NAME>+1MiB" (that band's peak). The amount is signed ("+" may be
+ * left out; "peak>-10%" asks for a 10% saving) and is a percentage of the
+ * before figure or a size in B, KiB, MiB, GiB, TiB (or kB, MB, GB, TB), a
+ * byte-seconds size optionally followed by "*s".
+ */
+typedef struct hs_diff_limit {
+    hs_diff_figure figure;
+    const char *band;          /* NULL: the whole run; else NAME, pointing
+                                  into the parsed expression (band_len
+                                  bytes, not NUL-terminated) */
+    size_t band_len;
+    bool percent;              /* amount is a percentage of before */
+    double amount;             /* the growth allowed: percent or bytes */
+} hs_diff_limit;
+
+/*
+ * Parses expr into *out (which points into expr: keep expr alive).
+ * Returns HS_OK, or HS_ERR_INVALID with err->message saying what is
+ * wrong (err may be NULL). NAME runs to the last '>', so a -hd name such
+ * as "<Main.sat>" may stand in it.
+ */
+HS_API int hs_diff_limit_parse(const char *expr, hs_diff_limit *out,
+                               hs_error *err);
+
+/* A threshold checked against a diff. */
+typedef struct hs_diff_limit_result {
+    bool crossed;              /* change > allowed */
+    bool found;                /* the band is in at least one run (always
+                                  true for the whole run) */
+    double before, after;      /* the figure in each run (0 where the band
+                                  is absent) */
+    double change;             /* after - before */
+    double allowed;            /* amount, or before * amount / 100 */
+} hs_diff_limit_result;
+
+/*
+ * Checks limit l against d into *r. NAME matches a band as the diff
+ * matched them: a "(123)" cost-centre id prefix is dropped, and with the
+ * diff's normalize NAME is normalised (hs_diff_normalize_name); a band
+ * absent from before counts from 0 (so any growth crosses a percentage),
+ * one absent from both runs is not found and not crossed. Returns HS_OK,
+ * HS_ERR_INVALID for a bad l, or HS_ERR_NOMEM.
+ */
+HS_API int hs_diff_limit_check(const hs_diff *d, const hs_diff_limit *l,
+                               hs_diff_limit_result *r);
+
+/*
+ * What a check found, as a phrase: "peak grew 23.4% (12.0 MiB ->
+ * 14.8 MiB)", "band <Main.go> peak grew 1.50 MiB (0 B -> 1.50 MiB)",
+ * "byte-seconds shrank 3.10% (...)". Writes at most cap - 1 bytes and a
+ * NUL to buf (cap > 0); returns buf.
+ */
+HS_API char *hs_diff_limit_describe(const hs_diff_limit *l,
+                                    const hs_diff_limit_result *r,
+                                    char *buf, size_t cap);
+
 /* --- renderers --------------------------------------------------------- */
 
 /*

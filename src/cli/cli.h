@@ -15,6 +15,7 @@
 enum {
     EXIT_OK = 0,         /* success (warnings, such as truncation, on stderr) */
     EXIT_BAD_INPUT = 1,  /* the input is malformed */
+    EXIT_THRESHOLD = 1,  /* diff: a --fail-if threshold was crossed */
     EXIT_USAGE = 2,      /* unknown command or option, bad option value */
     EXIT_IO = 3,         /* cannot read the input or write the output */
     EXIT_NO_DATA = 4,    /* the input has nothing of what was asked */
@@ -116,7 +117,20 @@ void cli_print_help(const cli_command *cmd, const void *args, FILE *f);
 /* The options several commands share, defined once (shared_opts.c). */
 extern const cli_optdef cli_opt_output, cli_opt_name_limit, cli_opt_bands,
     cli_opt_include, cli_opt_exclude, cli_opt_sort, cli_opt_kind,
-    cli_opt_mlpd_by, cli_opt_mlpd_source;
+    cli_opt_mlpd_by, cli_opt_mlpd_source, cli_opt_quiet;
+
+/*
+ * Progress on long reads (progress.c). cli_progress_begin(fd, path)
+ * starts watching input fd: when stderr is a terminal, --quiet was not
+ * given and the read lasts HEAPSCOPE_PROGRESS_AFTER seconds (default 2),
+ * a line on stderr, rewritten at most four times a second, says the bytes
+ * read, the percent of a regular file's size and the rate.
+ * cli_progress_end() stops and clears it; call it before any message.
+ * cli_parse() sets quiet from --quiet.
+ */
+void cli_progress_quiet(bool quiet);
+void cli_progress_begin(int fd, const char *path);
+void cli_progress_end(void);
 
 /*
  * Messages. Every line the program writes to stderr goes through
@@ -291,12 +305,14 @@ typedef struct cli_census_args {
     const char *output;              /* -o; NULL: standard output */
     unsigned name_limit;             /* -L; 0: no cut */
     cli_mlpd mlpd;                   /* --by (and --source) of an .mlpd */
+    bool quiet;                      /* --quiet */
 } cli_census_args;
 /* Their table rows, for a struct beginning with cli_census_args. */
 #define CLI_CENSUS_OPTS \
     CLI_OPT(cli_opt_output, cli_census_args, output), \
     CLI_OPT(cli_opt_name_limit, cli_census_args, name_limit), \
-    CLI_OPT(cli_opt_mlpd_by, cli_census_args, mlpd.by)
+    CLI_OPT(cli_opt_mlpd_by, cli_census_args, mlpd.by), \
+    CLI_OPT(cli_opt_quiet, cli_census_args, quiet)
 
 /* A command that renders one census to one output (hp, csv, folded). */
 typedef struct cli_census_cmd {

@@ -73,6 +73,7 @@ static const cli_optref opts[] = {
     CLI_OPT(cli_opt_name_limit, chart_args, base.name_limit),
     CLI_OPT(cli_opt_mlpd_by, chart_args, base.mlpd.by),
     CLI_OPT(cli_opt_mlpd_source, chart_args, base.mlpd.samples),
+    CLI_OPT(cli_opt_quiet, chart_args, base.quiet),
     CLI_OPT_END,
 };
 

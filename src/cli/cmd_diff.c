@@ -24,10 +24,12 @@ static const char head[] =
 
 static const char tail[] =
     "\n"
-    "Exit codes: 0 success; 1 malformed input; 2 usage, including two\n"
-    "profiles of different breakdowns (-hc against -hy); 3 I/O; 4 an input\n"
-    "without a heap profile, or a --between marker missing from a run;\n"
-    "5 internal. See 'heapscope --help'.\n";
+    "Exit codes: 0 success; 1 malformed input, or a --fail-if threshold\n"
+    "crossed (each crossed one said on stderr as 'heapscope: fail-if EXPR:\n"
+    "...', after the output was written); 2 usage, including two profiles\n"
+    "of different breakdowns (-hc against -hy) and a malformed --fail-if;\n"
+    "3 I/O; 4 an input without a heap profile, or a --between marker\n"
+    "missing from a run; 5 internal. See 'heapscope --help'.\n";
 
 typedef enum { OUT_TEXT, OUT_JSON, OUT_FOLDED, OUT_CHART, OUT_PAGE } out_kind;
 
@@ -42,6 +44,9 @@ typedef struct diff_args {
     hs_diff_options d;
     double window[2];         /* --window-from, --window-to, seconds */
     bool has_window;
+    bool quiet;               /* --quiet */
+    cli_list fail_if;         /* --fail-if expressions */
+    hs_diff_limit limit[CLI_LIST_MAX];   /* ... parsed */
 } diff_args;
 
 static const cli_choice orders[] = {
@@ -117,6 +122,18 @@ static const cli_optdef opt_time = {
     "time", 0, CLI_CHOICE, NULL, 0, 0, times, 0, false,
     "chart: each run's time normalised to its\n"
     "length, or both in seconds (default %D)"};
+static const cli_optdef opt_fail_if = {
+    "fail-if", 0, CLI_LIST, "EXPR", 0, 0, NULL, 0, false,
+    "a memory regression gate: exit 1 when the\n"
+    "change from BEFORE to AFTER crosses EXPR,\n"
+    "saying which on stderr (the output is still\n"
+    "written): peak>+10%, peak>+5MiB,\n"
+    "byte-seconds>+10%, byte-seconds>+1GiB*s,\n"
+    "band:NAME>+1MiB (that band's peak, NAME\n"
+    "matched as bands are; absent from BEFORE\n"
+    "counts from 0); sizes in B, KiB, MiB, GiB,\n"
+    "TiB, kB, MB, GB, TB; repeatable, every\n"
+    "crossed one is reported"};
 
 static const cli_optref opts[] = {
     CLI_OPT(opt_by, diff_args, d.order),
@@ -131,6 +148,8 @@ static const cli_optref opts[] = {
     CLI_OPT(opt_dir, diff_args, dir),
     CLI_OPT(opt_time, diff_args, chart.absolute_time),
     CLI_OPT(cli_opt_bands, diff_args, chart.chart.bands),
+    CLI_OPT(opt_fail_if, diff_args, fail_if),
+    CLI_OPT(cli_opt_quiet, diff_args, quiet),
     CLI_OPT_END,
 };
 
@@ -162,6 +181,45 @@ static void set_window(diff_args *a, const cli_parsed *p)
     a->has_window = cli_given(p, &opt_from) || cli_given(p, &opt_to);
 }
 
+/* Parses every --fail-if: 0, or EXIT_USAGE naming the bad one. */
+static int parse_limits(diff_args *a)
+{
+    for (size_t i = 0; i < a->fail_if.n; i++) {
+        hs_error err;
+        if (hs_diff_limit_parse(a->fail_if.item[i], &a->limit[i], &err)) {
+            cli_errorf("diff: --fail-if '%s': %s", a->fail_if.item[i],
+                       err.message);
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* Checks every --fail-if against d, saying each crossed one: EXIT_OK,
+ * EXIT_THRESHOLD when one was crossed, EXIT_INTERNAL when out of memory. */
+static int check_limits(const diff_args *a, const hs_diff *d)
+{
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < a->fail_if.n; i++) {
+        const hs_diff_limit *l = &a->limit[i];
+        hs_diff_limit_result r;
+        if (hs_diff_limit_check(d, l, &r) != HS_OK) {
+            cli_errorf("diff: out of memory");
+            return EXIT_INTERNAL;
+        }
+        char what[512];
+        hs_diff_limit_describe(l, &r, what, sizeof what);
+        if (!r.found)
+            cli_warnf("fail-if %s: no band %.*s in either run",
+                      a->fail_if.item[i], (int)l->band_len, l->band);
+        else if (r.crossed)
+            cli_errorf("fail-if %s: %s", a->fail_if.item[i], what);
+        if (r.crossed)
+            rc = EXIT_THRESHOLD;
+    }
+    return rc;
+}
+
 static int parse_args(int argc, char **argv, diff_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -173,6 +231,8 @@ static int parse_args(int argc, char **argv, diff_args *a)
     if (rc)
         return rc;
     set_window(a, &p);
+    if ((rc = parse_limits(a)))
+        return rc;
     if (p.npos != 2) {
         cli_errorf("diff: expected two files, BEFORE and AFTER (run "
                    "'heapscope diff --help')");
@@ -267,7 +327,9 @@ static hs_summary *gc_figures(const char *path, const hs_census *c,
               ((from == 0 && to == UINT64_MAX) ||
                hs_summary_set_window(s, &w) == HS_OK);
     if (ok) {
+        cli_progress_begin(fd, path);
         int st = hs_read_fd(r, fd, event_to_summary, s);
+        cli_progress_end();
         ok = (st == HS_DONE || st == HS_TRUNCATED || st == HS_OK) &&
              hs_summary_finish(s) == HS_OK;
     }
@@ -414,6 +476,8 @@ static int compare(diff_args *a, hs_census *c[2])
         rc = cli_exit_code(st);
     } else {
         rc = a->dir ? write_dir(a, d) : write_out(a, d);
+        if (rc == EXIT_OK)
+            rc = check_limits(a, d);
     }
     hs_diff_free(d);
     hs_summary_free(s[0]);

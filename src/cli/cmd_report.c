@@ -66,6 +66,7 @@ static const cli_optref opts[] = {
     CLI_OPT(cli_opt_name_limit, report_args, base.name_limit),
     CLI_OPT(cli_opt_mlpd_by, report_args, base.mlpd.by),
     CLI_OPT(cli_opt_mlpd_source, report_args, base.mlpd.samples),
+    CLI_OPT(cli_opt_quiet, report_args, base.quiet),
     CLI_OPT_END,
 };
 
@@ -232,7 +233,10 @@ static char *eventlog_gc_json(const char *path, hs_summary **out)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     hs_summary *s = fd >= 0 ? hs_summary_new() : NULL;
     hs_reader *r = s ? hs_reader_new() : NULL;
+    if (r)
+        cli_progress_begin(fd, path);
     int st = r ? hs_read_fd(r, fd, on_event, s) : HS_ERR_NOMEM;
+    cli_progress_end();
     if (fd >= 0)
         close(fd);
     hs_reader_free(r);

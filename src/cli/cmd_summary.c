@@ -49,6 +49,7 @@ typedef struct summary_args {
     const char *between[2];   /* NULL: no --between */
     bool json, has_from, has_to;
     double from, to;
+    bool quiet;               /* --quiet */
 } summary_args;
 
 static const cli_optdef opt_json = {
@@ -91,6 +92,7 @@ static const cli_optref opts[] = {
     CLI_OPT(opt_to, summary_args, to),
     CLI_OPT(opt_between, summary_args, between),
     CLI_OPT(cli_opt_output, summary_args, output),
+    CLI_OPT(cli_opt_quiet, summary_args, quiet),
     CLI_OPT_END,
 };
 
@@ -138,7 +140,9 @@ static int run_pass(const char *path, int fd, const hs_summary_window *w,
         return EXIT_INTERNAL;
     }
     pass_ctx p = {s, HS_OK};
+    cli_progress_begin(fd, path);
     int st = hs_read_fd(r, fd, on_event, &p);
+    cli_progress_end();
     if (p.status < 0) {
         cli_errorf("summary: %s", hs_summary_error(s)->message);
         hs_summary_free(s);

@@ -50,7 +50,9 @@ int cli_load_census(const char *path, unsigned name_limit, hs_census **out)
         return EXIT_INTERNAL;
     }
     hs_error err;
+    cli_progress_begin(fd, path);
     int st = hs_census_load_fd(c, fd, &err);
+    cli_progress_end();
     if (fd > 0)
         close(fd);
     return cli_census_loaded(path, c, st, &err, out);

@@ -83,9 +83,14 @@ void cli_linef(const char *fmt, ...)
 
 int cli_stdout_written(void)
 {
+    /* a write longer than the buffer fails in fwrite itself, leaving
+     * nothing to flush: its errno is the cause */
+    int earlier = ferror(stdout) ? errno : 0;
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return EXIT_OK;
+    if (!errno)
+        errno = earlier;
     if (errno)
         cli_errorf("cannot write standard output: %s", strerror(errno));
     else

@@ -452,11 +452,14 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, void *args,
         rc = take(&s, 1);
     }
     if (!rc && s.help) {
+        errno = 0; /* the cause, should a write of the help fail */
         cli_print_help(cmd, args, stdout);
         rc = cli_stdout_written() == EXIT_OK ? -1 : EXIT_IO;
     }
     if (!rc)
         rc = store_all(&s, args);
+    if (!rc)
+        cli_progress_quiet(cli_given(out, &cli_opt_quiet));
     free(s.got);
     return rc;
 }

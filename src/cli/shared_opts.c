@@ -11,6 +11,12 @@ const cli_optdef cli_opt_output = {
     "write OUT (through a temporary file, renamed at\n"
     "the end); - or no -o: standard output"};
 
+const cli_optdef cli_opt_quiet = {
+    "quiet", 'q', CLI_FLAG, NULL, 0, 0, NULL, true, false,
+    "no progress line: on a terminal, a read that\n"
+    "lasts over 2 s shows on stderr how far it is\n"
+    "(bytes, percent of the file, rate)"};
+
 const cli_optdef cli_opt_name_limit = {
     "name-limit", 'L', CLI_UINT, "N", 0, 100000, NULL, 0, false,
     "cut -hc names to N characters as +RTS -L N does\n"

@@ -60,6 +60,25 @@ void hs_diff_chart_options_init(hs_diff_chart_options *o)
 
 /* --- names -------------------------------------------------------------- */
 
+/* "(123)main/Main.CAF" from a runtime -hc .hp: the id is the build's
+ * (a .hp whose JOB names no -h option is -hc, GHC's old default) */
+bool hs__diff_drops_ccs_id(const hs_census *c)
+{
+    const hs_census_info *info = hs_census_get_info(c);
+    return info->source == HS_SOURCE_HP &&
+           (info->breakdown == HS_BREAKDOWN_COST_CENTRE || !info->breakdown);
+}
+
+size_t hs__diff_ccs_id_len(const char *name, size_t len)
+{
+    if (len <= 2 || name[0] != '(')
+        return 0;
+    size_t k = 1;
+    while (k < len && name[k] >= '0' && name[k] <= '9')
+        k++;
+    return k > 1 && k < len && name[k] == ')' ? k + 1 : 0;
+}
+
 /*
  * The matched name of band b of census c in d->name_buf (raw: without
  * normalising). Returns its length, or SIZE_MAX when out of memory.
@@ -69,20 +88,10 @@ static size_t match_name(hs_diff *d, const hs_census *c, size_t b, bool raw)
     const char *name = hs_census_band_name(c, b);
     name = name ? name : "";
     size_t len = strlen(name);
-    const hs_census_info *info = hs_census_get_info(c);
-    /* "(123)main/Main.CAF" from a runtime -hc .hp: the id is the build's
-     * (a .hp whose JOB names no -h option is -hc, GHC's old default) */
-    if (info->source == HS_SOURCE_HP &&
-        (info->breakdown == HS_BREAKDOWN_COST_CENTRE || !info->breakdown) &&
-        len > 2 &&
-        name[0] == '(') {
-        size_t k = 1;
-        while (k < len && name[k] >= '0' && name[k] <= '9')
-            k++;
-        if (k > 1 && k < len && name[k] == ')') {
-            name += k + 1;
-            len -= k + 1;
-        }
+    if (hs__diff_drops_ccs_id(c)) {
+        size_t k = hs__diff_ccs_id_len(name, len);
+        name += k;
+        len -= k;
     }
     if (!hs_grow(d->alloc, (void **)&d->name_buf, &d->name_cap, len + 1, 1))
         return SIZE_MAX;

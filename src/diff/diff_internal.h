@@ -25,4 +25,10 @@ size_t hs__diff_band_of(const hs_diff *d, int which, size_t census_band);
 /* The allocator the diff was made with (NULL: the C library's). */
 const hs_allocator *hs__diff_allocator(const hs_diff *d);
 
+/* Whether band names of census c lose a "(123)" cost-centre id prefix
+ * when matched (a runtime -hc .hp), and that prefix's length in name[0,
+ * len) (0: none). */
+bool hs__diff_drops_ccs_id(const hs_census *c);
+size_t hs__diff_ccs_id_len(const char *name, size_t len);
+
 #endif
