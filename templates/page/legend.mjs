@@ -3,7 +3,7 @@ import { el } from './dom.mjs';
 import { fmtBytes, fmtSec } from './format.mjs';
 import { peakWithin } from './stats.mjs';
 import { S, runs, ui, windowOf } from './state.mjs';
-import { candidates, legendEntries, nextVisible, orderEntries } from './select.mjs';
+import { candidates, legendEntries, nextVisible, orderEntries, whyEmpty } from './select.mjs';
 import { setWindow } from './hover.mjs';
 import { redraw } from './main.mjs';
 
@@ -54,7 +54,8 @@ export function drawLegend() {
       el('span', { class: 'pk', text: fmtBytes(pk) })));
   }
   const n = S.visible ? entries.filter(e => e.on).length : all.length;
-  ui.lstate.replaceChildren(all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : 'no band matches ',
+  const cc = S.ccPath ? el('span', { class: 'cc', title: S.ccPath.join(' › '), text: 'under ' + S.ccPath[S.ccPath.length - 1] + ': ' }) : '';
+  ui.lstate.replaceChildren(cc, all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : whyEmpty(S.search) + ' ',
     S.visible ? el('button', { type: 'button', class: 'lall', text: 'show all', onclick: () => { S.visible = null; redraw(); } }) : '');
   ui.lstate.dataset.shown = String(n);
   ui.lstate.dataset.of = String(all.length);

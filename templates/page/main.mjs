@@ -12,7 +12,7 @@
 import { doc, el } from './dom.mjs';
 import { reduce, stackUp } from './stats.mjs';
 import { S, app, compare, runs, scriptStart, ui, windowOf } from './state.mjs';
-import { admittedBands, chooseSeries, searchError } from './select.mjs';
+import { admittedBands, chooseSeries, whyEmpty } from './select.mjs';
 import { PAD, drawLines, drawOverview, drawRun } from './chart.mjs';
 import { buildChartPanel, buildControls, buildTabs, showTab } from './panels.mjs';
 import { clearHover, setWindow } from './hover.mjs';
@@ -45,8 +45,7 @@ function redrawNow() {
         shared = Math.max(shared, stackUp(red, S.kind).ymax);
       }
     }
-    const err = searchError(S.search);
-    const why = err ? 'bad regular expression: ' + err : 'no band matches';
+    const why = whyEmpty(S.search);
     for (const c of ui.charts) {
       if (bands) {
         c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0, why);

@@ -33,6 +33,12 @@ export function underPath(b, frames, path) {
 
 function bySize(a, b) { return b.bs - a.bs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); }
 
+// Why a view admits no band: the search's bad /regex/, or no match.
+export function whyEmpty(q) {
+  const err = searchError(q || '');
+  return err ? 'bad regular expression: ' + err : 'no band matches';
+}
+
 /* The bands the legend offers, largest first: every band the search and
  * the cost-centre subtree (view.ccPath, over all samples, whatever the
  * icicle's weighting) keep; the legend's choice does not take any away. */

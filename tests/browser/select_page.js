@@ -127,6 +127,7 @@ async function readoutCheck(h, page) {
   await page.fill('.controls input[type=search]', '/(/');
   await settle(page);
   check(/bad regular expression: \S/.test(await page.textContent('.readout')), `a bad regex says so: "${await page.textContent('.readout')}"`);
+  check(/bad regular expression: \S/.test(await lstate(page)), 'and the legend too');
   await page.fill('.controls input[type=search]', '');
   await settle(page);
   check((await drawn(page))[0] === a, 'clearing the search draws the bands again');

@@ -1,7 +1,7 @@
 // Which bands a view shows (templates/page/select.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { searchTest, searchError, chooseSeries, nextVisible, newNode, addPath, candidates, admittedBands, legendEntries, orderEntries } from '../../templates/page/select.mjs';
+import { searchTest, searchError, chooseSeries, nextVisible, newNode, addPath, candidates, admittedBands, legendEntries, orderEntries, whyEmpty } from '../../templates/page/select.mjs';
 import { makeRun } from './helpers.mjs';
 
 const view = o => ({ search: '', visible: null, nbands: 0, sort: 'size', ...o });
@@ -68,6 +68,8 @@ test('search: the error of a bad /regex/, none for good text', () => {
   assert.match(searchError('/(/'), /./);
   assert.equal(searchError('/a+/i'), null);
   assert.equal(searchError('(plain'), null);
+  assert.match(whyEmpty('/(/'), /^bad regular expression: ./);
+  assert.equal(whyEmpty('nothing'), 'no band matches');
 });
 
 test('series: sorted by name or by standard deviation', () => {
