@@ -22,7 +22,9 @@
  * offers what those two admit, largest first, each entry a checkbox that
  * a choice never takes away (click: that band alone, again: all;
  * ctrl/shift-click or Space: add or take it; Enter: as a click), with an
- * "n of m bands shown" line. Past the largest `bands` the rest of what
+ * "n of m bands shown" line; a name too long for its entry is cut in the
+ * middle, every label distinct (the full name on hover). Past the
+ * largest `bands` the rest of what
  * is admitted is drawn as one OTHER band.
  *
  * The page's read-only hook for tests and the curious, window.heapscope:

@@ -1,6 +1,6 @@
 /* The legend (click to choose bands) and the list of markers. */
-import { el } from './dom.mjs';
-import { fmtBytes, fmtSec } from './format.mjs';
+import { doc, el } from './dom.mjs';
+import { fmtBytes, fmtSec, shortLabels } from './format.mjs';
 import { peakWithin } from './stats.mjs';
 import { S, runs, ui, windowOf } from './state.mjs';
 import { candidates, legendEntries, nextVisible, orderEntries, whyEmpty } from './select.mjs';
@@ -36,6 +36,25 @@ function entry(b, on, pk) {
   el('span', { class: 'nm', text: b.name }), el('span', { class: 'pk', title: 'peak in view', text: fmtBytes(pk) }));
 }
 
+// Names too long for their entry cut in the middle, every label distinct
+// (format.mjs's shortLabels); the entry's title keeps the full name.
+let measure = null;
+function fitNames() {
+  const spans = [...ui.legend.querySelectorAll('li.band .nm')];
+  if (!spans.length || spans.every(s => s.scrollWidth <= s.clientWidth)) return;
+  const avail = Math.min(...spans.map(s => s.clientWidth));
+  if (!avail) return;
+  measure = measure || doc.createElement('canvas').getContext('2d');
+  measure.font = getComputedStyle(spans[0]).font;
+  const names = spans.map(s => s.textContent);
+  const cw = measure.measureText(names.join('')).width / (names.join('').length || 1);
+  // from the average character's width down until every label fits
+  for (let max = Math.floor(avail / cw); max >= 8; max--) {
+    const labels = shortLabels(names, max);
+    if (labels.every(l => measure.measureText(l).width <= avail)) { spans.forEach((s, k) => { s.textContent = labels[k]; }); return; }
+  }
+}
+
 export function drawLegend() {
   const all = offeredBands();
   const entries = legendEntries(all, S.visible, S.nbands);
@@ -60,6 +79,7 @@ export function drawLegend() {
   ui.lstate.dataset.shown = String(n);
   ui.lstate.dataset.of = String(all.length);
   ui.legend.replaceChildren(...items);
+  fitNames();
   if (ui.legendFocus) {
     const li = [...ui.legend.children].find(x => x.dataset.name === ui.legendFocus);
     ui.legendFocus = null;

@@ -1,12 +1,12 @@
 /*
- * Choosing bands on the report page (issue 25, items 1, 3, 4, 5): a
+ * Choosing bands on the report page (issue 25, items 1 to 5): a
  * cost-centre frame admits its whole subtree over every sample whatever
  * the icicle's weighting (checked against `folded --weight integral`);
  * the legend lists the largest first and never loses an entry, each a
  * checkbox reached by Tab and worked by Space and Enter, with an
  * "n of m shown" state; the readout never describes a band a filter hid
- * and says why the chart is empty. Called from page_test.js with its
- * helpers.
+ * and says why the chart is empty; legend labels read distinct.
+ * Called from page_test.js with its helpers.
  */
 'use strict';
 const path = require('path');
@@ -133,7 +133,28 @@ async function readoutCheck(h, page) {
   check((await drawn(page))[0] === a, 'clearing the search draws the bands again');
 }
 
+// Item 2: every legend label reads whole and distinct, cut (if at all) in
+// the middle, the full name on hover, at 1280 and 390 px.
+async function labelsCheck(browser, h, name) {
+  const file = path.join(h.report(name), name + '.html');
+  for (const width of [1280, 390]) {
+    const { page } = await h.open(browser, file, width);
+    const got = await page.evaluate(() => [...document.querySelectorAll('.legend li.band')].map(li => {
+      const nm = li.querySelector('.nm');
+      return { name: li.dataset.name, title: li.title, label: nm.textContent, fits: nm.scrollWidth <= nm.clientWidth };
+    }));
+    const tag = `${name} at ${width} px`;
+    h.check(got.length > 1 && new Set(got.map(g => g.label)).size === got.length, `${tag}: legend labels distinct (${got.map(g => g.label).join(' | ')})`);
+    h.check(got.every(g => g.fits), `${tag}: every label fits its entry`);
+    h.check(got.every(g => g.title === g.name), `${tag}: the full name on hover`);
+    h.check(got.every(g => g.label === g.name || g.label.split('…').every(part => g.name.includes(part))),
+      `${tag}: a cut label keeps pieces of its name`);
+    await page.close();
+  }
+}
+
 async function selectCheck(browser, h) {
+  for (const name of ['leak-hd', 'leak-hT']) await labelsCheck(browser, h, name);
   const { report, open, readCsv } = h;
   const dir = report('leak-hc');
   const { page, log } = await open(browser, path.join(dir, 'leak-hc.html'));
