@@ -15,6 +15,31 @@
  * profiles. Colours are those hs_render_chart() gives the same bands with
  * the same options.
  *
+ * Choosing bands: a click on a cost-centre frame admits every band whose
+ * stack starts with the frame's path, over every sample whatever the
+ * icicle's weighting; the search admits the bands it matches (a bad
+ * /regex/ and no match are said, never an empty chart alone); the legend
+ * offers what those two admit, largest first, each entry a checkbox that
+ * a choice never takes away (click: that band alone, again: all;
+ * ctrl/shift-click or Space: add or take it; Enter: as a click), with an
+ * "n of m bands shown" line; a name too long for its entry is cut in the
+ * middle, every label distinct (the full name on hover). Past the
+ * largest `bands` the rest of what
+ * is admitted is drawn as one OTHER band.
+ *
+ * The page's read-only hook for tests and the curious, window.heapscope:
+ *   state        the view's settings (search, visible, ccPath, win, ...)
+ *   runs         the decoded runs
+ *   drawn        per run, the names of the series drawn (OTHER included)
+ *   admitted(k)  the full names of the bands run k's view admits (the
+ *                cost-centre subtree, the legend's choice, the search),
+ *                largest first, before the cut to the largest N
+ *   xOf(t, k), yOf(frac, k), geo(k)   the chart's geometry
+ *   setWindow(t0, t1), redraw(), busy, scriptStart, firstDraw
+ * Legend entries carry data-name (the band's full name) and data-peak
+ * (its peak in view, bytes); icicle frames carry data-path (the JSON
+ * array of frame names from the outermost).
+ *
  * Like every renderer it reads a finished census and writes to a sink;
  * memory comes from the census's allocator.
  */

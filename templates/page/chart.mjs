@@ -75,12 +75,19 @@ function drawMarkers(ctx, run, w, h, w0, w1) {
   ctx.restore();
 }
 
-// Draws one run's bands into a canvas; returns what hover needs.
-export function drawRun(cv, run, ser, cssH, ymaxShared) {
+// Draws one run's bands into a canvas; returns what hover needs. No
+// series: the box with `why` in it, and no axis to misread.
+export function drawRun(cv, run, ser, cssH, ymaxShared, why) {
   const { ctx, w, h } = sizeCanvas(cv, cssH);
   ctx.clearRect(0, 0, w, h);
   const [w0, w1] = windowOf(run);
   const pw = w - PAD.l - PAD.r, ph = h - PAD.t - PAD.b;
+  if (!ser.length) {
+    ctx.strokeStyle = '#888'; ctx.strokeRect(PAD.l + 0.5, PAD.t + 0.5, pw, ph);
+    ctx.font = '14px system-ui, sans-serif'; ctx.fillStyle = '#444'; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+    ctx.fillText(why || '', PAD.l + pw / 2, PAD.t + ph / 2, pw - 16);
+    return { w0, w1, ymax: 1, pw, ph, h, w, ymaxData: 0 };
+  }
   const red = reduce(run, ser, w0, w1, Math.max(1, Math.round(pw)));
   const st = stackUp(red, S.kind);
   const ymax = ymaxShared || st.ymax || 1;

@@ -40,3 +40,33 @@ export function timeTicks(span, target) {
   const dec = Math.max(0, -Math.floor(Math.log10(step / u) + 1e-9));
   return { step, fmt: x => (x / u).toFixed(dec) + (ms ? ' ms' : ' s') };
 }
+
+// A name cut in the middle to at most max characters, its start and its
+// end kept: band names differ at either end (-hc's innermost frame, -hd's
+// closure after a long module).
+export function midCut(name, max) {
+  if (name.length <= max) return name;
+  const head = Math.max(1, Math.ceil((max - 1) * 0.45)), tail = Math.max(1, max - 1 - head);
+  return name.slice(0, head) + '…' + name.slice(-tail);
+}
+
+/* Labels for names (distinct) of at most max characters each, all
+ * distinct: cut in the middle; names whose cuts meet lose the prefix they
+ * share instead ("…" and what follows it, cut again), and where even that
+ * meets, the whole name. */
+export function shortLabels(names, max) {
+  const labels = names.map(n => midCut(n, max));
+  const groups = new Map();
+  labels.forEach((l, k) => { if (!groups.has(l)) groups.set(l, []); groups.get(l).push(k); });
+  for (const ks of groups.values()) {
+    if (ks.length < 2) continue;
+    const g = ks.map(k => names[k]);
+    let p = 0;
+    while (g.every(n => p < n.length && n[p] === g[0][p])) p++;
+    const from = Math.max(0, p - 3);
+    for (const k of ks) labels[k] = '…' + midCut(names[k].slice(from), max - 1);
+  }
+  const seen = new Map();
+  labels.forEach((l, k) => seen.set(l, (seen.get(l) || 0) + 1));
+  return labels.map((l, k) => (seen.get(l) > 1 ? names[k] : l));
+}

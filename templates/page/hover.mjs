@@ -1,7 +1,7 @@
 /* Pointer work on the chart: the crosshair and readout, the tooltip,
  * drag to zoom on the plot and on the overview. */
 import { el } from './dom.mjs';
-import { fmtBytes, fmtExact, fmtSec } from './format.mjs';
+import { fmtBytes, fmtExact, fmtSec, midCut } from './format.mjs';
 import { nearest } from './stats.mjs';
 import { S, app, compare, runs, ui } from './state.mjs';
 import { PAD, drawOverview, sizeCanvas } from './chart.mjs';
@@ -76,7 +76,7 @@ function showTip(c, i, px, yFrac) {
   const top = c.ser.filter(s => s.v[i] > 0).sort((a, b) => b.v[i] - a.v[i]).slice(0, 8);
   ui.tip.replaceChildren(el('div', { class: 't', text: fmtSec(c.run.t[i]) }),
     ...top.map(s => el('div', {}, el('span', { class: 'sw', style: 'background:' + s.colour }), ' ' + fmtBytes(s.v[i]) + ' ',
-      el('span', { class: 'nm', text: s.name.length > 60 ? s.name.slice(0, 59) + '…' : s.name }))));
+      el('span', { class: 'nm', text: midCut(s.name, 60) }))));
   // beside the crosshair, on the side with room (26em wide at most),
   // placed from offsets that stay valid between redraws
   ui.tip.hidden = false;

@@ -3,7 +3,7 @@ import { el, option } from './dom.mjs';
 import { fmtBytes, fmtPct, fmtSec } from './format.mjs';
 import { peakIndex } from './stats.mjs';
 import { S, runs, ui } from './state.mjs';
-import { addPath, newNode, subtreeBands } from './select.mjs';
+import { addPath, newNode } from './select.mjs';
 import { showTab } from './panels.mjs';
 import { redraw } from './main.mjs';
 
@@ -58,9 +58,12 @@ export function drawFlame() {
     if (w > 0) addPath(root, b.stack || [], run.frames, w, b);
   }
   const unit = S.flameWeight === 'peak' ? fmtBytes : (x => fmtBytes(x) + '·s');
+  // a frame admits its subtree by stack prefix over every sample, whatever
+  // the weighting (select.mjs's candidates)
   renderIcicle(ui.flame, root, unit, n => {
     S.flameRoot = n.path;
-    S.visible = subtreeBands(n);
+    S.ccPath = n.path.length ? n.path : null;
+    S.visible = null;
     S.search = ''; ui.search.value = '';
     S.tab = 'chart'; showTab();
   });

@@ -1,39 +1,90 @@
 /* The legend (click to choose bands) and the list of markers. */
-import { el } from './dom.mjs';
-import { fmtBytes, fmtSec } from './format.mjs';
+import { doc, el } from './dom.mjs';
+import { fmtBytes, fmtSec, shortLabels } from './format.mjs';
 import { peakWithin } from './stats.mjs';
 import { S, runs, ui, windowOf } from './state.mjs';
-import { nextVisible } from './select.mjs';
+import { candidates, legendEntries, nextVisible, orderEntries, whyEmpty } from './select.mjs';
 import { setWindow } from './hover.mjs';
 import { redraw } from './main.mjs';
 
-function legendClick(ev, s) {
-  if (!s.band) return;
-  const name = s.name;
-  const additive = ev.ctrlKey || ev.shiftKey || ev.metaKey;
-  S.visible = nextVisible(S.visible, name, additive, ui.charts[0].ser.filter(x => x.band).map(x => x.name));
+// The bands the legend offers: every band of every run the search and the
+// cost-centre subtree keep, the first run's first, largest first.
+function offeredBands() {
+  const seen = new Map();
+  for (const c of ui.charts) for (const b of candidates(c.run, S)) if (!seen.has(b.name)) seen.set(b.name, b);
+  return [...seen.values()];
+}
+
+function choose(name, additive) {
+  S.visible = nextVisible(S.visible, name, additive, offeredBands().map(b => b.name));
   redraw();
 }
 
-export function drawLegend() {
-  const seen = new Map();
-  for (const c of ui.charts) for (const s of c.ser) {
-    const pk = peakWithin(c.run, s.v, windowOf(c.run));
-    const e = seen.get(s.name);
-    if (!e) seen.set(s.name, { s, pk }); else e.pk = Math.max(e.pk, pk);
+// Each entry a checkbox: click shows that band alone (again: all),
+// ctrl/shift-click or Space adds or takes it; Enter as a click.
+function entry(b, on, pk) {
+  return el('li', { class: 'band' + (on ? ' on' : ''), title: b.name, 'data-name': b.name, role: 'checkbox',
+    'aria-checked': on ? 'true' : 'false', tabindex: '0', 'data-peak': String(pk),
+    onclick: ev => choose(b.name, ev.ctrlKey || ev.shiftKey || ev.metaKey),
+    onkeydown: ev => {
+      if (ev.key !== ' ' && ev.key !== 'Enter') return;
+      ev.preventDefault();
+      ui.legendFocus = b.name;
+      choose(b.name, ev.key === ' ' || ev.ctrlKey || ev.shiftKey || ev.metaKey);
+    } },
+  el('span', { class: 'sw' + (b.hatched ? ' hatched' : ''), style: 'background-color:' + b.colour }),
+  el('span', { class: 'nm', text: b.name }), el('span', { class: 'pk', title: 'peak in view', text: fmtBytes(pk) }));
+}
+
+// Names too long for their entry cut in the middle, every label distinct
+// (format.mjs's shortLabels); the entry's title keeps the full name.
+let measure = null;
+function fitNames() {
+  const spans = [...ui.legend.querySelectorAll('li.band .nm')];
+  if (!spans.length || spans.every(s => s.scrollWidth <= s.clientWidth)) return;
+  const avail = Math.min(...spans.map(s => s.clientWidth));
+  if (!avail) return;
+  measure = measure || doc.createElement('canvas').getContext('2d');
+  measure.font = getComputedStyle(spans[0]).font;
+  const names = spans.map(s => s.textContent);
+  const cw = measure.measureText(names.join('')).width / (names.join('').length || 1);
+  // from the average character's width down until every label fits
+  for (let max = Math.floor(avail / cw); max >= 8; max--) {
+    const labels = shortLabels(names, max);
+    if (labels.every(l => measure.measureText(l).width <= avail)) { spans.forEach((s, k) => { s.textContent = labels[k]; }); return; }
   }
-  // top of the first run's stack first, then what only the other has
-  const items = [...seen.values()].reverse();
-  const firstNames = new Set(ui.charts[0].ser.map(s => s.name));
-  items.sort((x, y) => firstNames.has(y.s.name) - firstNames.has(x.s.name));
-  ui.legend.replaceChildren(...items.map(({ s, pk }) => {
-    const li = el('li', { class: s.band ? 'band' : 'other', title: s.name, 'data-name': s.name,
-      onclick: ev => legendClick(ev, s) },
-    el('span', { class: 'sw' + (s.hatched ? ' hatched' : ''), style: 'background-color:' + s.colour }),
-    el('span', { class: 'nm', text: s.name }), el('span', { class: 'pk', text: fmtBytes(pk) }));
-    if (S.visible && S.visible.has(s.name)) li.classList.add('on');
-    return li;
-  }));
+}
+
+export function drawLegend() {
+  const all = offeredBands();
+  const entries = legendEntries(all, S.visible, S.nbands);
+  const byName = new Map(ui.charts.map(c => [c, new Map(c.run.bands.map(b => [b.name, b]))]));
+  const pkOf = name => ui.charts.reduce((m, c) => {
+    const b = byName.get(c).get(name);
+    return b ? Math.max(m, peakWithin(c.run, b.v, windowOf(c.run))) : m;
+  }, 0);
+  for (const e of entries) e.pk = pkOf(e.band.name);
+  const items = orderEntries(entries, S.sort).map(e => entry(e.band, e.on, e.pk));
+  const other = ui.charts.map(c => [c, c.ser.find(s => !s.band)]).filter(x => x[1]);
+  if (other.length) {
+    const o = other[0][1], pk = Math.max(...other.map(([c, s]) => peakWithin(c.run, s.v, windowOf(c.run))));
+    items.push(el('li', { class: 'other', title: 'the bands past the largest ' + S.nbands + ', summed', 'data-name': o.name },
+      el('span', { class: 'sw', style: 'background-color:' + o.colour }), el('span', { class: 'nm', text: o.name }),
+      el('span', { class: 'pk', text: fmtBytes(pk) })));
+  }
+  const n = S.visible ? entries.filter(e => e.on).length : all.length;
+  const cc = S.ccPath ? el('span', { class: 'cc', title: S.ccPath.join(' › '), text: 'under ' + S.ccPath[S.ccPath.length - 1] + ': ' }) : '';
+  ui.lstate.replaceChildren(cc, all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : whyEmpty(S.search) + ' ',
+    S.visible ? el('button', { type: 'button', class: 'lall', text: 'show all', onclick: () => { S.visible = null; redraw(); } }) : '');
+  ui.lstate.dataset.shown = String(n);
+  ui.lstate.dataset.of = String(all.length);
+  ui.legend.replaceChildren(...items);
+  fitNames();
+  if (ui.legendFocus) {
+    const li = [...ui.legend.children].find(x => x.dataset.name === ui.legendFocus);
+    ui.legendFocus = null;
+    if (li) li.focus();
+  }
 }
 
 export function drawMarkerList() {

@@ -12,7 +12,7 @@
 import { doc, el } from './dom.mjs';
 import { reduce, stackUp } from './stats.mjs';
 import { S, app, compare, runs, scriptStart, ui, windowOf } from './state.mjs';
-import { chooseSeries } from './select.mjs';
+import { admittedBands, chooseSeries, whyEmpty } from './select.mjs';
 import { PAD, drawLines, drawOverview, drawRun } from './chart.mjs';
 import { buildChartPanel, buildControls, buildTabs, showTab } from './panels.mjs';
 import { clearHover, setWindow } from './hover.mjs';
@@ -45,8 +45,14 @@ function redrawNow() {
         shared = Math.max(shared, stackUp(red, S.kind).ymax);
       }
     }
+    const why = whyEmpty(S.search);
     for (const c of ui.charts) {
-      if (bands) c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0);
+      if (bands) {
+        c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0, why);
+        // the readout describes what is drawn, or says why nothing is
+        c.read.replaceChildren(c.ser.length ? '' : el('span', { class: 'why', text: why }));
+        c.read.dataset.time = c.read.dataset.bytes = '';
+      }
       if (Object.keys(c.run.lines).length) drawLines(c.lc, c.run, linesHeight(c));
     }
     if (bands) { drawOverview(null); drawLegend(); drawMarkerList(); }
@@ -106,5 +112,9 @@ Object.assign(window.heapscope, {
   xOf: (t, k) => { const c = ui.charts[k || 0], g = c.geo; return PAD.l + (t - g.w0) / (g.w1 - g.w0) * g.pw; },
   yOf: (frac, k) => { const g = ui.charts[k || 0].geo; return PAD.t + frac * g.ph; },
   geo: k => ui.charts[k || 0].geo,
+  // the full names of the bands the view admits in run k (the cost-centre
+  // subtree, the legend's choice, the search), largest first, before the
+  // cut to the largest N
+  admitted: k => admittedBands(runs[k || 0], S).map(b => b.name),
   setWindow
 });

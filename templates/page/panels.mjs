@@ -13,7 +13,7 @@ export function buildControls() {
     onchange: () => { S.nbands = Math.max(0, parseInt(ui.nbands.value, 10) || 0); redraw(); } });
   ui.search = el('input', { type: 'search', placeholder: 'search bands, or /regex/', 'aria-label': 'search bands',
     oninput: () => { S.search = ui.search.value; S.visible = null; redraw(); } });
-  ui.all = el('button', { type: 'button', text: 'all', onclick: () => { S.visible = null; S.search = ''; ui.search.value = ''; redraw(); } });
+  ui.all = el('button', { type: 'button', text: 'all', onclick: () => { S.visible = null; S.ccPath = null; S.search = ''; ui.search.value = ''; redraw(); } });
   ui.reset = el('button', { type: 'button', text: 'reset zoom', onclick: () => { S.win = null; S.markA = null; redraw(); } });
   const bits = [ui.kind, ui.sort, el('label', {}, 'bands ', ui.nbands), ui.search, ui.all, ui.reset];
   if (compare) {
@@ -59,7 +59,9 @@ export function buildChartPanel() {
     const read = el('div', { class: 'readout', 'aria-live': 'polite' });
     return { run: r, box, cv, over, lbox, lc, read, title, geo: null, ser: [] };
   });
-  ui.legend = el('ul', { class: 'legend' });
+  ui.legend = el('ul', { class: 'legend', 'aria-label': 'bands' });
+  ui.lstate = el('p', { class: 'lstate', role: 'status',
+    title: 'click a band: it alone (again: all) · ctrl/shift-click or Space: add or take it away' });
   ui.tip = el('div', { class: 'tip', hidden: '' });
   ui.overview = el('canvas', { class: 'overview', 'aria-label': 'overview: drag to zoom' });
   ui.ovbox = el('div', { class: 'plot ov' }, ui.overview);
@@ -72,7 +74,7 @@ export function buildChartPanel() {
   }
   const panel = el('section', { class: 'panel', 'data-tab': 'chart' },
     el('div', { class: 'chartgrid' + (bands ? '' : ' nobands') }, el('div', { class: 'plots' }, ...parts, bands ? ui.ovbox : null),
-      bands ? ui.legend : null),
+      bands ? el('div', { class: 'legendbox' }, ui.lstate, ui.legend) : null),
     ui.note, runs[0].markers.length ? el('h2', { text: 'Markers' }) : null, ui.markers, ui.tip);
   for (const c of ui.charts) hookPlot(c);
   hookOverview();

@@ -12,6 +12,7 @@ const first = compare ? data.before : data;
 export const S = {
   kind: first.state.kind, sort: first.state.sort, nbands: first.state.bands,
   search: '', visible: null, // null: every band the search keeps
+  ccPath: null, // a cost-centre frame's path: its subtree only
   win: null, // [t0, t1] seconds, or null: everything
   timeMode: 'normalised', // compare pages
   tabChosen: false, // the reader clicked a tab

@@ -11,6 +11,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { watchCheck } = require('./watch_page.js');
+const { selectCheck } = require('./select_page.js');
 
 // CI sets HEAPSCOPE_REQUIRE_BROWSER: there a missing browser is a failure,
 // not a skip, so the page is never left untested unnoticed.
@@ -142,16 +143,17 @@ async function legendCheck(page) {
   let now = await page.evaluate(() => window.heapscope.drawn[0]);
   check(now.length === 1 && now[0] === a, `legend click isolates ${a} (drawn: ${now.join(', ')})`);
   if (b) {
-    // with the legend of the isolated band showing, ctrl-click adds one
+    // from the full view, ctrl-click takes one band away, then another
     await page.click('.controls button:text("all")');
     await settle(page);
+    const m = (await page.evaluate(() => window.heapscope.admitted())).length;
     for (const n of [a, b]) {
       await page.evaluate(x => [...document.querySelectorAll('.legend li')].find(li => li.dataset.name === x)
         .dispatchEvent(new MouseEvent('click', { bubbles: true, ctrlKey: true })), n);
       await settle(page);
     }
-    now = await page.evaluate(() => window.heapscope.drawn[0]);
-    check(now.length === drawn.filter(n => !n.startsWith('OTHER')).length - 2, `ctrl-click toggles ${a} and ${b} off (${now.length} drawn)`);
+    now = await page.evaluate(() => window.heapscope.admitted());
+    check(now.length === m - 2 && !now.includes(a) && !now.includes(b), `ctrl-click toggles ${a} and ${b} off (${now.length} of ${m} admitted)`);
   }
   await page.click('.controls button:text("all")');
   await settle(page);
@@ -233,6 +235,7 @@ async function main() {
     await markerCheck(browser);
     await timeProfileCheck(browser);
     await flameCheck(browser);
+    await selectCheck(browser, { check, bin, samples, settle, report, open, readCsv });
     await gcCheck(browser);
     await gcOnlyCheck(browser);
     await monoCheck(browser);

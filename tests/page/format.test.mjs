@@ -1,7 +1,7 @@
 // Numbers as the page shows them (templates/page/format.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmtBytes, fmtExact, fmtSec, fmtPct, niceStep, byteTicks, timeTicks } from '../../templates/page/format.mjs';
+import { fmtBytes, fmtExact, fmtSec, fmtPct, niceStep, byteTicks, timeTicks, midCut, shortLabels } from '../../templates/page/format.mjs';
 
 test('fmtBytes: binary units, 3 significant figures', () => {
   assert.equal(fmtBytes(0), '0 B');
@@ -59,4 +59,19 @@ test('timeTicks: ms for spans under 2 s, else s', () => {
   assert.equal(s.step, 2);
   assert.equal(s.fmt(4), '4 s');
   assert.equal(timeTicks(3, 6).fmt(1.5), '1.5 s');
+});
+
+test('labels: cut in the middle, distinct, whole when short', () => {
+  assert.equal(midCut('short', 10), 'short');
+  assert.equal(midCut('abcdefghijklmnopqrstuvwxyz', 11), 'abcde…vwxyz');
+  const hd = ['<Data.Aeson.Parser.Internal.sat_s1abc>', '<Data.Aeson.Parser.Internal.sat_s2abc>',
+    '<Data.Aeson.Parser.Internal.jstring_>', '<Data.Aeson.Parser.Internal.value_s1abc>', 'Main.go'];
+  const l = shortLabels(hd, 24);
+  assert.equal(new Set(l).size, hd.length, 'distinct: ' + l.join(' | '));
+  l.forEach((x, k) => assert.ok(x.length <= 24 || x === hd[k], x));
+  assert.equal(l[4], 'Main.go');
+  assert.ok(l[0].includes('s1') && l[1].includes('s2'), l.join(' | '));
+  // names equal at both ends but in the middle: whole names at worst
+  const mid = ['aaaaaaaaaaXaaaaaaaaaa', 'aaaaaaaaaaYaaaaaaaaaa'];
+  assert.equal(new Set(shortLabels(mid, 12)).size, 2);
 });

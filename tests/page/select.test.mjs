@@ -1,7 +1,7 @@
 // Which bands a view shows (templates/page/select.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { searchTest, chooseSeries, nextVisible, newNode, addPath, subtreeBands } from '../../templates/page/select.mjs';
+import { searchTest, searchError, chooseSeries, nextVisible, newNode, addPath, candidates, admittedBands, legendEntries, orderEntries, whyEmpty } from '../../templates/page/select.mjs';
 import { makeRun } from './helpers.mjs';
 
 const view = o => ({ search: '', visible: null, nbands: 0, sort: 'size', ...o });
@@ -50,9 +50,26 @@ test('series: past nbands the rest is one OTHER series, summed', () => {
   assert.deepEqual(ser[2].members.map(b => b.name), ['Data.Set', 'GHC.Base']);
 });
 
-test('series: a legend choice shows exactly its bands, no OTHER', () => {
+test('series: a legend choice shows its bands, cut to nbands like any', () => {
+  assert.deepEqual(names(chooseSeries(run(), view({ nbands: 2, visible: new Set(['GHC.Base', 'Data.Set']) }))), ['Data.Set', 'GHC.Base']);
   const ser = chooseSeries(run(), view({ nbands: 1, visible: new Set(['GHC.Base', 'Data.Set']) }));
-  assert.deepEqual(names(ser), ['Data.Set', 'GHC.Base']);
+  assert.deepEqual(names(ser), ['Data.Set', 'OTHER (1 bands)']);
+});
+
+test('series: OTHER follows the choice, not only its size', () => {
+  const r = run();
+  const a = chooseSeries(r, view({ nbands: 1, visible: new Set(['Main.go', 'Data.Map']) }));
+  const b = chooseSeries(r, view({ nbands: 1, visible: new Set(['Main.go', 'GHC.Base']) }));
+  assert.deepEqual(Array.from(a[1].v), [10, 20]);
+  assert.deepEqual(Array.from(b[1].v), [1, 2]);
+});
+
+test('search: the error of a bad /regex/, none for good text', () => {
+  assert.match(searchError('/(/'), /./);
+  assert.equal(searchError('/a+/i'), null);
+  assert.equal(searchError('(plain'), null);
+  assert.match(whyEmpty('/(/'), /^bad regular expression: ./);
+  assert.equal(whyEmpty('nothing'), 'no band matches');
 });
 
 test('series: sorted by name or by standard deviation', () => {
@@ -68,16 +85,51 @@ test('legend: a click shows one band, a second click all again', () => {
 });
 
 test('legend: a modified click takes from or adds to the choice', () => {
-  const shown = ['a', 'b', 'c'];
-  const less = nextVisible(null, 'b', true, shown);
-  assert.deepEqual([...less].sort(), ['a', 'c']);
-  const more = nextVisible(less, 'b', true, shown);
-  assert.deepEqual([...more].sort(), ['a', 'b', 'c']);
-  assert.deepEqual([...less].sort(), ['a', 'c'], 'the old choice is left alone');
-  assert.equal(nextVisible(new Set(['a']), 'a', true, shown), null, 'none left: all');
+  const offered = ['a', 'b', 'c', 'd'];
+  const less = nextVisible(null, 'b', true, offered);
+  assert.deepEqual([...less].sort(), ['a', 'c', 'd'], 'from the full view: every offered band but b');
+  assert.equal(nextVisible(less, 'b', true, offered), null, 'every band again: no choice');
+  assert.deepEqual([...less].sort(), ['a', 'c', 'd'], 'the old choice is left alone');
+  const one = nextVisible(null, 'a', false, offered);
+  assert.deepEqual([...nextVisible(one, 'c', true, offered)].sort(), ['a', 'c'], 'after isolating a, ctrl-click adds c');
+  assert.equal(nextVisible(new Set(['a']), 'a', true, offered), null, 'none left: all');
 });
 
-test('cost centres: a frame admits the bands of its subtree', () => {
+test('legend: entries never disappear, largest first, the choice on', () => {
+  const r = run();
+  const offered = candidates(r, view());
+  assert.deepEqual(offered.map(b => b.name), ['Main.go', 'Data.Map', 'Data.Set', 'GHC.Base']);
+  const all = legendEntries(offered, null, 0);
+  assert.deepEqual(all.map(e => [e.band.name, e.on]), [['Main.go', true], ['Data.Map', true], ['Data.Set', true], ['GHC.Base', true]]);
+  const vis = new Set(['Data.Map']);
+  assert.deepEqual(legendEntries(candidates(r, view({ visible: vis })), vis, 0).map(e => [e.band.name, e.on]),
+    [['Main.go', false], ['Data.Map', true], ['Data.Set', false], ['GHC.Base', false]]);
+  assert.deepEqual(legendEntries(offered, new Set(['GHC.Base']), 2).map(e => [e.band.name, e.on]),
+    [['Main.go', false], ['Data.Map', false], ['GHC.Base', true]], 'a chosen band past the cut is listed');
+});
+
+test('cost centres: a frame admits its subtree by stack prefix over all samples', () => {
+  // frames: 0 Main.CAF, 1 Main.main, 2 Main.lazy, 3 Main.other; stacks innermost first
+  const r = makeRun({
+    t: [0, 1000000, 2000000],
+    frames: ['Main.CAF', 'Main.main', 'Main.lazy', 'Main.other'],
+    bands: [
+      { n: 'main', v: [5, 50, 5], bs: 20, s: [1, 0] },
+      { n: 'lazy/main', v: [9, 0, 0], bs: 9, s: [2, 1, 0] }, // nothing at the peak sample
+      { n: 'lazy/other', v: [1, 1, 1], bs: 2, s: [2, 3, 0] }, // the same leaf elsewhere
+      { n: 'other', v: [1, 1, 1], bs: 2, s: [3, 0] }
+    ]
+  });
+  const adm = v => admittedBands(r, view(v)).map(b => b.name);
+  assert.deepEqual(adm({ ccPath: ['Main.CAF', 'Main.main'] }), ['main', 'lazy/main']);
+  assert.deepEqual(adm({ ccPath: ['Main.CAF', 'Main.main', 'Main.lazy'] }), ['lazy/main']);
+  assert.deepEqual(adm({ ccPath: ['Main.CAF'] }), ['main', 'lazy/main', 'lazy/other', 'other']);
+  assert.deepEqual(adm({ ccPath: ['Main.CAF', 'Main.main'], search: 'lazy' }), ['lazy/main']);
+  assert.deepEqual(adm({ ccPath: ['Main.CAF', 'Main.main'], visible: new Set(['main', 'other']) }), ['main']);
+  assert.deepEqual(adm({ ccPath: [] }).length, 4);
+});
+
+test('cost centres: the icicle tree sums its paths', () => {
   const frames = ['main', 'go', 'loop', 'other'];
   const root = newNode('all', []);
   const b = n => ({ name: n });
@@ -89,7 +141,12 @@ test('cost centres: a frame admits the bands of its subtree', () => {
   assert.equal(main.w, 17);
   assert.equal(go.w, 15);
   assert.deepEqual(go.kids.get('loop').path, ['main', 'go', 'loop']);
-  assert.deepEqual([...subtreeBands(go)].sort(), ['main/go', 'main/go/loop']);
-  assert.deepEqual([...subtreeBands(root)].sort(), ['main/go', 'main/go/loop', 'main/other']);
-  assert.equal(subtreeBands(newNode('x', ['x'])), null);
+});
+
+test('legend: largest peak first by size, else the chart\'s order', () => {
+  const e = (name, pk, sd) => ({ band: { name, bs: 0, sd }, pk });
+  const order = sort => orderEntries([e('b', 1, 3), e('c', 9, 1), e('a', 5, 2)], sort).map(x => x.band.name);
+  assert.deepEqual(order('size'), ['c', 'a', 'b']);
+  assert.deepEqual(order('name'), ['a', 'b', 'c']);
+  assert.deepEqual(order('stddev'), ['b', 'a', 'c']);
 });
