@@ -493,7 +493,10 @@ int hs__hp_parser_finish(hs_hp_parser *p, hs_hp_facts *facts, hs_error *err)
     bool cut_line = false;
     uint64_t cut_lineno = p->lineno;
     if (p->line_len) {
+        /* cleared first: the setter keeps an error already recorded, and
+         * an uninitialised record may look like one */
         hs_error line_err;
+        hs__error_clear(&line_err);
         int st = parse_line(p, p->line, p->line_len, &line_err);
         p->line_len = 0;
         /* ... unless nothing came before it: then it is all the input
