@@ -6,7 +6,7 @@
  * src/cli/meson.build.
  */
 #define HS_CLI_COMMANDS(X) \
-    X(report,  "chart (SVG, PDF), .hp, CSV and folded stacks side by side") \
+    X(report,  "the interactive page, chart, .hp, CSV and folded stacks at once") \
     X(chart,   "a stacked-area chart as SVG, PDF or PNG") \
     X(hp,      "a .hp file as the runtime writes it (hp2ps reads it)") \
     X(csv,     "census tables as CSV") \

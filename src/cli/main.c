@@ -8,7 +8,8 @@
 static const char usage_head[] =
     "usage: heapscope COMMAND [OPTIONS] FILE\n"
     "\n"
-    "Reads a GHC eventlog (from +RTS -l -h... or -p -l) or a runtime .hp file\n"
+    "Reads a GHC eventlog (from +RTS -l -h... or -p -l), a runtime .hp file or\n"
+    "a Mono log-profiler file (.mlpd, plain or gzip), told apart by content,\n"
     "and writes the reports people act on. FILE may be - for standard input.\n"
     "\n"
     "commands:\n";
