@@ -36,7 +36,7 @@ int main(int argc, char **argv)
         hs_output *o = a && b ? hs_output_open(argv[4], &err) : NULL;
         opt.input = argv[2];
         opt.input_after = argv[3];
-        int st = o ? hs_render_page_compare(a, b, &opt, hs_output_sink(o)) : -1;
+        int st = o ? hs_render_page_compare(a, b, hs_output_sink(o), &opt) : -1;
         if (st == HS_OK)
             st = hs_output_commit(o, &err);
         else
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "data") == 0) {
         hs_census *c = load(argv[2]);
         hs_output *o = c ? hs_output_open("-", &err) : NULL;
-        int st = o ? hs_render_page_data(c, &opt, hs_output_sink(o)) : -1;
+        int st = o ? hs_render_page_data(c, hs_output_sink(o), &opt) : -1;
         if (st == HS_OK)
             st = hs_output_commit(o, &err);
         else
@@ -61,7 +61,7 @@ int main(int argc, char **argv)
         hs_output *o = c ? hs_output_open(argv[4], &err) : NULL;
         opt.live_url = argv[3];
         opt.live_interval_ms = 200;
-        int st = o ? hs_render_page(c, &opt, hs_output_sink(o)) : -1;
+        int st = o ? hs_render_page(c, hs_output_sink(o), &opt) : -1;
         if (st == HS_OK)
             st = hs_output_commit(o, &err);
         else

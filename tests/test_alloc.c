@@ -92,14 +92,22 @@ static int run_once(const char *path, counting *k)
     KEEP(hs_render_hp(c, &s));
     KEEP(hs_render_csv(c, &s, HS_CSV_LONG));
     KEEP(hs_render_csv(c, &s, HS_CSV_WIDE));
-    hs_folded_options fo = {HS_FOLDED_HEAP, HS_WEIGHT_INTEGRAL, false};
+    hs_folded_options fo;
+    hs_folded_options_init(&fo);
+    fo.source = HS_FOLDED_HEAP;
+    fo.weight = HS_WEIGHT_INTEGRAL;
+    fo.per_capability = false;
     KEEP(hs_render_folded(c, &s, &fo));
-    hs_folded_options ft = {HS_FOLDED_TIME, HS_WEIGHT_PEAK, true};
+    hs_folded_options ft;
+    hs_folded_options_init(&ft);
+    ft.source = HS_FOLDED_TIME;
+    ft.weight = HS_WEIGHT_PEAK;
+    ft.per_capability = true;
     KEEP(hs_render_folded(c, &s, &ft));
     hs_page_options po;
     hs_page_options_init(&po);
     po.no_inline_chart = true; /* the chart is swept on its own below */
-    KEEP(hs_render_page(c, &po, &s));
+    KEEP(hs_render_page(c, &s, &po));
     if (hs_chart_available()) {
         hs_chart_options co;
         hs_chart_options_init(&co);

@@ -771,6 +771,9 @@ static void test_chart(void)
     CU_ASSERT_EQUAL_FATAL(hs_diff_new(a, b, &o, NULL, &d, NULL), HS_OK);
     hs_diff_chart_options co;
     hs_diff_chart_options_init(&co);
+    hs_chart_options look;
+    hs_chart_options_init(&look);
+    co.chart = &look;
     hs_membuf m = {0};
     hs_sink s = hs_membuf_sink(&m);
     int st = hs_render_diff_chart(d, &s, &co);
@@ -786,13 +789,13 @@ static void test_chart(void)
         CU_ASSERT_PTR_NULL(strstr(m.data, "Main.sat_s"));
         /* a filter that keeps nothing */
         const char *none[] = {"no such band", NULL};
-        co.chart.include = none;
+        look.include = none;
         hs_membuf m2 = {0};
         hs_sink s2 = hs_membuf_sink(&m2);
         CU_ASSERT_EQUAL(hs_render_diff_chart(d, &s2, &co), HS_ERR_NO_DATA);
         hs_membuf_free(&m2);
-        co.chart.include = NULL;
-        co.chart.kind = (hs_chart_kind)7;
+        look.include = NULL;
+        look.kind = (hs_chart_kind)7;
         CU_ASSERT_EQUAL(hs_render_diff_chart(d, &s2, &co), HS_ERR_INVALID);
     }
     hs_membuf_free(&m);

@@ -104,7 +104,7 @@ static void test_snapshot_equals_finish(void)
     for (size_t off = 0; off < len; off += 10000) {
         size_t n = len - off < 10000 ? len - off : 10000;
         hs_live_feed(busy, data + off, n);
-        CU_ASSERT_EQUAL(hs_live_metrics_get(busy, &m), HS_OK);
+        CU_ASSERT_EQUAL(hs_live_get_metrics(busy, &m), HS_OK);
         CU_ASSERT(m.n_gens == 0 || m.collections[0] >= prev_gc);
         prev_gc = m.n_gens ? m.collections[0] : 0;
     }
@@ -136,7 +136,7 @@ static void test_snapshot_before_first_gc(void)
     CU_ASSERT_EQUAL(feed_all(quiet, data, len, 1 << 20), HS_DONE);
     hs_live_metrics m;
     CU_ASSERT_EQUAL(hs_live_feed(early, data, 200), HS_OK); /* the header */
-    CU_ASSERT_EQUAL(hs_live_metrics_get(early, &m), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_get_metrics(early, &m), HS_OK);
     CU_ASSERT_EQUAL(m.n_gens, 0);
     CU_ASSERT_EQUAL(hs_summary_error(hs_live_summary(early))->code, HS_OK);
     CU_ASSERT_EQUAL(feed_all(early, data + 200, len - 200, 1 << 20), HS_DONE);
@@ -184,7 +184,7 @@ static void test_page_before_first_census(void)
     hs_live *l = hs_live_new();
     CU_ASSERT_EQUAL(hs_live_feed(l, data, cut), HS_OK);
     hs_live_metrics m;
-    CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_get_metrics(l, &m), HS_OK);
     const char *hint = hs_live_census_hint(&m, HS_LIVE_STREAM);
     CU_ASSERT_PTR_NOT_NULL_FATAL(hint);
     CU_ASSERT_PTR_NOT_NULL(strstr(hint, "flush"));
@@ -198,8 +198,8 @@ static void test_page_before_first_census(void)
     po.notice = hint;
     hs_membuf page = {0}, doc = {0};
     hs_sink ps = hs_membuf_sink(&page), ds = hs_membuf_sink(&doc);
-    CU_ASSERT_EQUAL(hs_render_page(hs_live_census(l), &po, &ps), HS_OK);
-    CU_ASSERT_EQUAL(hs_render_page_data(hs_live_census(l), &po, &ds), HS_OK);
+    CU_ASSERT_EQUAL(hs_render_page(hs_live_census(l), &ps, &po), HS_OK);
+    CU_ASSERT_EQUAL(hs_render_page_data(hs_live_census(l), &ds, &po), HS_OK);
     CU_ASSERT_PTR_NOT_NULL(page.data && strstr(page.data, "<p class=\"sub\">leak \xc2\xb7 live"));
     CU_ASSERT_PTR_NOT_NULL(doc.data && strstr(doc.data, "\"points\":0,"));
     CU_ASSERT_PTR_NOT_NULL(doc.data && strstr(doc.data, "\"lines\":{\"heap\":["));
@@ -207,9 +207,9 @@ static void test_page_before_first_census(void)
     CU_ASSERT_PTR_NOT_NULL(doc.data && strstr(doc.data, "eventlog-flush-interval"));
     /* without live_url the census is still nothing to show */
     po.live_url = NULL;
-    CU_ASSERT_EQUAL(hs_render_page_data(hs_live_census(l), &po, &ds), HS_ERR_NO_DATA);
+    CU_ASSERT_EQUAL(hs_render_page_data(hs_live_census(l), &ds, &po), HS_ERR_NO_DATA);
     CU_ASSERT_EQUAL(feed_all(l, data + cut, len - cut, 1 << 16), HS_DONE);
-    CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_get_metrics(l, &m), HS_OK);
     CU_ASSERT_PTR_NULL(hs_live_census_hint(&m, HS_LIVE_STREAM));
     hs_membuf_free(&page);
     hs_membuf_free(&doc);
@@ -227,10 +227,10 @@ static void test_page_from_first_byte(void)
     po.live_url = "/data.json";
     hs_membuf page = {0};
     hs_sink ps = hs_membuf_sink(&page);
-    CU_ASSERT_EQUAL(hs_render_page(hs_live_census(l), &po, &ps), HS_OK);
+    CU_ASSERT_EQUAL(hs_render_page(hs_live_census(l), &ps, &po), HS_OK);
     CU_ASSERT_PTR_NOT_NULL(page.data && strstr(page.data, "waiting for the program's first GC events"));
     hs_live_metrics m;
-    CU_ASSERT_EQUAL(hs_live_metrics_get(l, &m), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_get_metrics(l, &m), HS_OK);
     CU_ASSERT_PTR_NULL(hs_live_census_hint(&m, HS_LIVE_STREAM));
     hs_membuf_free(&page);
     hs_live_free(l);
@@ -309,7 +309,7 @@ static void test_compaction_keeps_maxima(void)
     CU_ASSERT(ns <= 64);
     CU_ASSERT(ns >= 16);
     hs_live_metrics m;
-    hs_live_metrics_get(l, &m);
+    hs_live_get_metrics(l, &m);
     CU_ASSERT(m.compacted);
     /* Every bucket holds each band's maximum over the raw samples from
      * its time to the next bucket's; the latest samples are raw. */
@@ -401,7 +401,7 @@ static hs_live *fed_synthetic(size_t n, const char *label2, size_t chunk,
     uint8_t *data = synthetic(n, label2, &len);
     hs_live *l = hs_live_new();
     CU_ASSERT_EQUAL(feed_all(l, data, len, chunk), HS_DONE);
-    CU_ASSERT_EQUAL(hs_live_metrics_get(l, m), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_get_metrics(l, m), HS_OK);
     free(data);
     return l;
 }
@@ -426,7 +426,7 @@ static void test_prometheus_escapes_labels(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "heapscope_census_samples 5\n"));
     hs_membuf_free(&out);
     s = hs_membuf_sink(&out);
-    CU_ASSERT_EQUAL(hs_live_render_json(l, &m, "done", &s), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_render_json(l, &m, &s, "done"), HS_OK);
     CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "\"band\":\"we\\\"ird\\\\na\\u000ame\""));
     CU_ASSERT_EQUAL(strchr(out.data, '\n'), out.data + out.len - 1);
     hs_membuf_free(&out);
@@ -452,7 +452,7 @@ static void test_names_not_utf8(void)
 #undef FFFD
     hs_membuf_free(&out);
     s = hs_membuf_sink(&out);
-    CU_ASSERT_EQUAL(hs_live_render_json(l, &m, "done", &s), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_render_json(l, &m, &s, "done"), HS_OK);
     CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "\"band\":\"x\\ufffdy\\ufffd("
                                   "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
                                   "\xc3\xa9\\\"\""));
@@ -469,10 +469,10 @@ static void test_status_error_member(void)
     hs_live *l = fed_synthetic(2, "c", 100, &m);
     hs_membuf plain = {0}, out = {0};
     hs_sink s = hs_membuf_sink(&plain);
-    CU_ASSERT_EQUAL(hs_live_render_status(l, &m, "error", "", &s), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_render_status(l, &m, &s, "error", ""), HS_OK);
     s = hs_membuf_sink(&out);
-    CU_ASSERT_EQUAL(hs_live_render_status(l, &m, "error",
-                                          "byte 9: \"a\\\tb\xff", &s), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_render_status(l, &m, &s,
+                                          "error", "byte 9: \"a\\\tb\xff"), HS_OK);
     /* the same object, the error member last */
     static const char member[] = ",\"error\":\"byte 9: \\\"a\\\\\\u0009b"
                                  "\\ufffd\"}\n";

@@ -42,14 +42,16 @@ static hs_census *load_sample(const char *name)
     return c;
 }
 
-static char *render(const hs_census *c, int (*fn)(const hs_census *, const hs_page_options *, hs_sink *))
+static char *render(const hs_census *c,
+                    int (*fn)(const hs_census *, hs_sink *,
+                              const hs_page_options *))
 {
     hs_membuf m = {0};
     hs_sink s = hs_membuf_sink(&m);
     hs_page_options opt;
     hs_page_options_init(&opt);
     opt.input = "in<put>.hp";
-    CU_ASSERT_EQUAL(fn(c, &opt, &s), HS_OK);
+    CU_ASSERT_EQUAL(fn(c, &s, &opt), HS_OK);
     return m.data;
 }
 
@@ -241,7 +243,7 @@ static void test_compare_colours(void)
     }
     hs_membuf m = {0};
     hs_sink s = hs_membuf_sink(&m);
-    CU_ASSERT_EQUAL(hs_render_page_compare(a, b, NULL, &s), HS_OK);
+    CU_ASSERT_EQUAL(hs_render_page_compare(a, b, &s, NULL), HS_OK);
     const char *after = strstr(m.data, ",\"after\":");
     CU_ASSERT_FATAL(after != NULL);
     size_t shared = 0;
@@ -266,13 +268,13 @@ static void test_no_data(void)
     CU_ASSERT_EQUAL(hs_census_finish(c, true), HS_OK);
     hs_membuf m = {0};
     hs_sink s = hs_membuf_sink(&m);
-    CU_ASSERT_EQUAL(hs_render_page(c, NULL, &s), HS_ERR_NO_DATA);
+    CU_ASSERT_EQUAL(hs_render_page(c, &s, NULL), HS_ERR_NO_DATA);
     CU_ASSERT_EQUAL(m.len, 0);
     hs_page_options opt;
     hs_page_options_init(&opt);
     opt.kind = (hs_chart_kind)7;
     hs_census *d = load_hp_text(odd_hp);
-    CU_ASSERT_EQUAL(hs_render_page(d, &opt, &s), HS_ERR_INVALID);
+    CU_ASSERT_EQUAL(hs_render_page(d, &s, &opt), HS_ERR_INVALID);
     hs_membuf_free(&m);
     hs_census_free(c);
     hs_census_free(d);

@@ -59,11 +59,18 @@ static char *render(const hs_census *c, int which, int opt, int *st)
     if (which == 0) {
         *st = hs_render_csv(c, &s, (hs_csv_layout)opt);
     } else if (which == 1) {
-        hs_folded_options fo = {HS_FOLDED_HEAP, (hs_folded_weight)opt,
-                                false};
+        hs_folded_options fo;
+        hs_folded_options_init(&fo);
+        fo.source = HS_FOLDED_HEAP;
+        fo.weight = (hs_folded_weight)opt;
+        fo.per_capability = false;
         *st = hs_render_folded(c, &s, &fo);
     } else {
-        hs_folded_options fo = {HS_FOLDED_TIME, HS_WEIGHT_PEAK, opt != 0};
+        hs_folded_options fo;
+        hs_folded_options_init(&fo);
+        fo.source = HS_FOLDED_TIME;
+        fo.weight = HS_WEIGHT_PEAK;
+        fo.per_capability = opt != 0;
         *st = hs_render_folded(c, &s, &fo);
     }
     if (!m.data)
@@ -494,7 +501,11 @@ static void test_failing_sink(void)
     hs_sink s = {failing_write, &calls};
     CU_ASSERT_EQUAL(hs_render_hp(c, &s), HS_ERR_IO);
     CU_ASSERT_EQUAL(hs_render_csv(c, &s, HS_CSV_WIDE), HS_ERR_IO);
-    hs_folded_options fo = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
+    hs_folded_options fo;
+    hs_folded_options_init(&fo);
+    fo.source = HS_FOLDED_HEAP;
+    fo.weight = HS_WEIGHT_PEAK;
+    fo.per_capability = false;
     CU_ASSERT_EQUAL(hs_render_folded(c, &s, &fo), HS_ERR_IO);
     CU_ASSERT_EQUAL(calls, 3); /* each stops at its first failure */
     hs_census_free(c);

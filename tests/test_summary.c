@@ -41,7 +41,7 @@ static hs_summary *summarise(const uint8_t *data, size_t len, size_t chunk,
         off += n;
         hs_event ev;
         while ((st = hs_reader_next(r, &ev)) == HS_EVENT)
-            CU_ASSERT_EQUAL(hs_summary_add(s, &ev), HS_OK);
+            CU_ASSERT_EQUAL(hs_summary_add_event(s, &ev), HS_OK);
     }
     st = hs_reader_finish(r);
     CU_ASSERT(st == HS_DONE || st == HS_TRUNCATED);
@@ -270,7 +270,12 @@ static void test_windows(void)
     build_log(&w, order);
     int fin;
     /* [0, 200): cap 0's minor collection only */
-    hs_summary_window win = {0, 199, NULL, NULL};
+    hs_summary_window win;
+    hs_summary_window_init(&win);
+    win.from_ns = 0;
+    win.to_ns = 199;
+    win.from_marker = NULL;
+    win.to_marker = NULL;
     hs_summary *s = summarise(w.data, w.len, 4096, &win, &fin);
     const hs_summary_stats *st = hs_summary_get_stats(s);
     CU_ASSERT_TRUE(st->windowed);
@@ -285,7 +290,11 @@ static void test_windows(void)
     hs_summary_free(s);
 
     /* [200, end]: the rest; allocation from the counters' edges */
-    win = (hs_summary_window){200, UINT64_MAX, NULL, NULL};
+    hs_summary_window_init(&win);
+    win.from_ns = 200;
+    win.to_ns = UINT64_MAX;
+    win.from_marker = NULL;
+    win.to_marker = NULL;
     s = summarise(w.data, w.len, 7, &win, &fin);
     st = hs_summary_get_stats(s);
     CU_ASSERT_EQUAL(st->gens[0].collections, 1);
@@ -328,7 +337,11 @@ static void test_windows(void)
     hs_summary_free(s);
 
     /* a window labelled by markers says so */
-    win = (hs_summary_window){50, 250, "a", "b"};
+    hs_summary_window_init(&win);
+    win.from_ns = 50;
+    win.to_ns = 250;
+    win.from_marker = "a";
+    win.to_marker = "b";
     s = summarise(w.data, w.len, 4096, &win, &fin);
     char *text = render(s, false), *json = render(s, true);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "(user marker \"a\" to \"b\")"));
@@ -339,7 +352,11 @@ static void test_windows(void)
     hs_summary_free(s);
 
     /* the text quotes the labels: a quote or backslash inside is \xHH */
-    win = (hs_summary_window){50, 250, "say \"hi\"", "a\\b"};
+    hs_summary_window_init(&win);
+    win.from_ns = 50;
+    win.to_ns = 250;
+    win.from_marker = "say \"hi\"";
+    win.to_marker = "a\\b";
     s = summarise(w.data, w.len, 4096, &win, &fin);
     text = render(s, false);
     CU_ASSERT_PTR_NOT_NULL(
@@ -352,21 +369,31 @@ static void test_windows(void)
 static void test_misuse(void)
 {
     hs_summary *s = hs_summary_new();
-    hs_summary_window bad = {10, 5, NULL, NULL};
+    hs_summary_window bad;
+    hs_summary_window_init(&bad);
+    bad.from_ns = 10;
+    bad.to_ns = 5;
+    bad.from_marker = NULL;
+    bad.to_marker = NULL;
     CU_ASSERT_EQUAL(hs_summary_set_window(s, &bad), HS_ERR_INVALID);
     hs_event ev;
     memset(&ev, 0, sizeof ev);
     ev.tag = HS_EV_HEAP_SIZE; /* a GC_START alone is no data (GHC 6.12) */
     ev.known = true;
     ev.u.heap.bytes = 1 << 20;
-    CU_ASSERT_EQUAL(hs_summary_add(s, &ev), HS_OK);
-    hs_summary_window ok = {0, 5, NULL, NULL};
+    CU_ASSERT_EQUAL(hs_summary_add_event(s, &ev), HS_OK);
+    hs_summary_window ok;
+    hs_summary_window_init(&ok);
+    ok.from_ns = 0;
+    ok.to_ns = 5;
+    ok.from_marker = NULL;
+    ok.to_marker = NULL;
     CU_ASSERT_EQUAL(hs_summary_set_window(s, &ok), HS_ERR_MISUSE);
     hs_membuf m = {0};
     hs_sink k = hs_membuf_sink(&m);
     CU_ASSERT_EQUAL(hs_summary_render_text(s, &k), HS_ERR_MISUSE);
     CU_ASSERT_EQUAL(hs_summary_finish(s), HS_OK);
-    CU_ASSERT_EQUAL(hs_summary_add(s, &ev), HS_ERR_MISUSE);
+    CU_ASSERT_EQUAL(hs_summary_add_event(s, &ev), HS_ERR_MISUSE);
     /* the first error is kept: the bad window, not the later misuses */
     CU_ASSERT_EQUAL(hs_summary_error(s)->code, HS_ERR_INVALID);
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_error(s)->message,
@@ -465,7 +492,7 @@ static void test_allocation_failures(void)
         hs_event ev;
         int st = HS_OK;
         while (st >= 0 && hs_reader_next(r, &ev) == HS_EVENT)
-            st = hs_summary_add(s, &ev);
+            st = hs_summary_add_event(s, &ev);
         hs_reader_free(r);
         if (st >= 0)
             st = hs_summary_finish(s);
@@ -776,7 +803,12 @@ static void test_threaded_sample(void)
     hs_str a = {"phase 1 start", 13}, b = {"phase 2 start", 13};
     CU_ASSERT_EQUAL_FATAL(hs_summary_marker_window(s, a, b, &f, &t, NULL),
                           HS_OK);
-    hs_summary_window w = {f, t, "phase 1 start", "phase 2 start"};
+    hs_summary_window w;
+    hs_summary_window_init(&w);
+    w.from_ns = f;
+    w.to_ns = t;
+    w.from_marker = "phase 1 start";
+    w.to_marker = "phase 2 start";
     hs_summary *p = summarise(log, len, 1 << 16, &w, &fin);
     const hs_summary_stats *ps = hs_summary_get_stats(p);
     CU_ASSERT_TRUE(ps->allocated_bytes > 0 &&

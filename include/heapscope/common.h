@@ -15,6 +15,21 @@
  * (hs_census_get_info returns an hs_census_info, hs_summary_get_stats an
  * hs_summary_stats). Options structs the caller allocates are filled with
  * their defaults by hs_NOUN_options_init().
+ *
+ * Options structs grow without breaking callers. Each starts with
+ * `size_t size`, the struct's size as the caller's header declared it:
+ * hs_NOUN_options_init() is an inline function of the header that passes
+ * sizeof to the library's hs_NOUN_options_init_size(). A library newer
+ * than the caller's header reads only the fields the caller knew and takes
+ * its defaults for the rest; a library older than the header refuses
+ * (HS_ERR_INVALID) options that set a field it does not know, as it does
+ * options whose size was never set. So: always start from _init, then
+ * set fields by name. Fields are only added at the end of a struct, within
+ * a soname (docs/ARCHITECTURE.md, "The ABI").
+ *
+ * Renderers take (model, sink, options): hs_render_csv_with(c, out, opt);
+ * constructors are hs_NOUN_new(...) with hs_NOUN_new_with(..., alloc)
+ * beside them where an allocator can be given.
  */
 #ifndef HEAPSCOPE_COMMON_H
 #define HEAPSCOPE_COMMON_H
@@ -114,8 +129,10 @@ typedef struct hs_str {
  * through these three functions (as expat's XML_Memory_Handling_Suite), so
  * an embedder can account for memory and a test can make the n-th
  * allocation fail. realloc_fn and free_fn are called only with pointers
- * the same allocator returned; free_fn(user, NULL) must be harmless. The
- * struct is copied: it need not outlive the call that takes it. A NULL
+ * the same allocator returned; free_fn(user, NULL) must be harmless.
+ * Objects copy the struct: it need not outlive the `_new_with` call that
+ * takes it (only `user` must stay valid). The one exception is hs_membuf,
+ * a caller-allocated struct that keeps the pointer (sink.h). A NULL
  * allocator, and the plain `..._new()` calls, mean the C library's.
  */
 typedef struct hs_allocator {

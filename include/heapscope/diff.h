@@ -66,6 +66,7 @@ typedef enum hs_diff_order {
 } hs_diff_order;
 
 typedef struct hs_diff_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
     bool normalize;            /* drop generated unique suffixes (-hd, -hi) */
     hs_diff_order order;       /* how hs_diff_band_at() orders the bands */
     /* Per run: the window in ns since that run's start; {0, UINT64_MAX}
@@ -85,7 +86,11 @@ typedef struct hs_diff_options {
 
 /* Fills *o with the defaults: no normalising, by byte-seconds, whole
  * runs, no labels, no GC figures. */
-HS_API void hs_diff_options_init(hs_diff_options *o);
+HS_API void hs_diff_options_init_size(hs_diff_options *o, size_t size);
+static inline void hs_diff_options_init(hs_diff_options *o)
+{
+    hs_diff_options_init_size(o, sizeof *o);
+}
 
 /*
  * Compares `before` and `after`, two finished censuses. On success returns
@@ -313,17 +318,23 @@ HS_API int hs_render_diff_folded(const hs_diff *d, hs_sink *out,
 /* --- chart (cairo and pango; see hs_chart_available()) ------------------ */
 
 typedef struct hs_diff_chart_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
     /* format, kind, sort, bands (the largest in either run; the rest as
      * OTHER), include/exclude, title, size and dpi as for hs_render_chart;
-     * a size of 0 x 0 means 1200 x 1100 px (PDF: 842 x 842 pt) */
-    hs_chart_options chart;
+     * a size of 0 x 0 means 1200 x 1100 px (PDF: 842 x 842 pt); borrowed
+     * for the call. NULL: hs_chart_options_init's defaults. */
+    const hs_chart_options *chart;
     /* false: each run's time normalised to its own length (the panels
      * align the runs' phases); true: both on one axis in seconds */
     bool absolute_time;
 } hs_diff_chart_options;
 
 /* Fills *o with the defaults (hs_chart_options_init, normalised time). */
-HS_API void hs_diff_chart_options_init(hs_diff_chart_options *o);
+HS_API void hs_diff_chart_options_init_size(hs_diff_chart_options *o, size_t size);
+static inline void hs_diff_chart_options_init(hs_diff_chart_options *o)
+{
+    hs_diff_chart_options_init_size(o, sizeof *o);
+}
 
 /*
  * The two runs' profiles one above the other on the same y scale, each

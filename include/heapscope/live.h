@@ -20,7 +20,7 @@
  *         st = hs_live_source_read(src, buf, sizeof buf, 100, &got);
  *         if (got && hs_live_feed(l, buf, got) != HS_OK) break; // end or error
  *         if (st == HS_DONE || st < 0) break;
- *         every second: hs_live_metrics_get(l, &m); show(&m);
+ *         every second: hs_live_get_metrics(l, &m); show(&m);
  *     }
  *     st = hs_live_finish(l);   // HS_DONE, HS_TRUNCATED or an error
  *
@@ -49,12 +49,17 @@ typedef enum hs_live_source_kind {
 } hs_live_source_kind;
 
 typedef struct hs_live_source_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
     double idle_seconds;  /* file: end after this long without growth; 0 never */
     int pid;              /* file: end once this process has exited; 0 none */
 } hs_live_source_options;
 
 /* Fills opt with the defaults: never end on idleness, follow no process. */
-HS_API void hs_live_source_options_init(hs_live_source_options *opt);
+HS_API void hs_live_source_options_init_size(hs_live_source_options *opt, size_t size);
+static inline void hs_live_source_options_init(hs_live_source_options *opt)
+{
+    hs_live_source_options_init_size(opt, sizeof *opt);
+}
 
 typedef struct hs_live_source hs_live_source;
 
@@ -199,7 +204,7 @@ typedef struct hs_live_metrics {
  * capabilities and generations only, plus the last census's bands).
  * Returns HS_OK or a sticky error.
  */
-HS_API int hs_live_metrics_get(hs_live *l, hs_live_metrics *m);
+HS_API int hs_live_get_metrics(hs_live *l, hs_live_metrics *m);
 
 /*
  * Why a stream shows GC events but no heap census yet, in words for a
@@ -235,15 +240,15 @@ HS_API int hs_live_render_prometheus(hs_live *l, const hs_live_metrics *m,
  * HS_OK or HS_ERR_IO.
  */
 HS_API int hs_live_render_json(const hs_live *l, const hs_live_metrics *m,
-                               const char *state, hs_sink *out);
+                               hs_sink *out, const char *state);
 
 /*
  * The same with an "error" member last when error is neither NULL nor
  * empty: the stream's error for /status.json, as one JSON string.
  */
 HS_API int hs_live_render_status(const hs_live *l, const hs_live_metrics *m,
-                                 const char *state, const char *error,
-                                 hs_sink *out);
+                                 hs_sink *out, const char *state,
+                                 const char *error);
 
 /* --- the HTTP server -------------------------------------------------- */
 

@@ -66,6 +66,7 @@ typedef struct hs_page_link {
  * bytes (invalid UTF-8 is shown as U+FFFD).
  */
 typedef struct hs_page_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
     const char *title;        /* NULL: the program's command line */
     const char *input;        /* the input's name, shown in the footer */
     const char *input_after;  /* compare pages: the second run's name */
@@ -105,7 +106,11 @@ typedef struct hs_page_options {
 } hs_page_options;
 
 /* Fills *opt with the defaults: 15 bands, size sort, area, no GC tab. */
-HS_API void hs_page_options_init(hs_page_options *opt);
+HS_API void hs_page_options_init_size(hs_page_options *opt, size_t size);
+static inline void hs_page_options_init(hs_page_options *opt)
+{
+    hs_page_options_init_size(opt, sizeof *opt);
+}
 
 /*
  * Writes the whole page. The census may hold heap samples, a time profile,
@@ -117,8 +122,8 @@ HS_API void hs_page_options_init(hs_page_options *opt);
  * or HS_ERR_IO from the sink (output so far is incomplete: write through
  * hs_output).
  */
-HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
-                          hs_sink *out);
+HS_API int hs_render_page(const hs_census *c, hs_sink *out,
+                          const hs_page_options *opt);
 
 /*
  * Writes only the data document the page embeds: one JSON object (UTF-8,
@@ -158,8 +163,8 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  * src/render/page_column.c and templates/page/decode.mjs, decodeColumn()).
  * Returns as hs_render_page().
  */
-HS_API int hs_render_page_data(const hs_census *c, const hs_page_options *opt,
-                               hs_sink *out);
+HS_API int hs_render_page_data(const hs_census *c, hs_sink *out,
+                               const hs_page_options *opt);
 
 /*
  * Writes a page with two runs one above the other (what `heapscope diff
@@ -171,7 +176,7 @@ HS_API int hs_render_page_data(const hs_census *c, const hs_page_options *opt,
  */
 HS_API int hs_render_page_compare(const hs_census *before,
                                   const hs_census *after,
-                                  const hs_page_options *opt, hs_sink *out);
+                                  hs_sink *out, const hs_page_options *opt);
 
 #ifdef __cplusplus
 }

@@ -68,6 +68,7 @@ HS_API int hs_render_csv(const hs_census *c, hs_sink *out,
                          hs_csv_layout layout);
 
 typedef struct hs_csv_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
     hs_csv_layout layout;
     bool bom;           /* start with a UTF-8 byte-order mark, for
                          * spreadsheets that otherwise misread UTF-8 */
@@ -78,7 +79,11 @@ typedef struct hs_csv_options {
 } hs_csv_options;
 
 /* Defaults: long layout, no BOM, the formula guard on. */
-HS_API void hs_csv_options_init(hs_csv_options *opt);
+HS_API void hs_csv_options_init_size(hs_csv_options *opt, size_t size);
+static inline void hs_csv_options_init(hs_csv_options *opt)
+{
+    hs_csv_options_init_size(opt, sizeof *opt);
+}
 
 /* hs_render_csv with options (NULL = the defaults); the same returns.
  * hs_render_csv(c, out, layout) is this with the defaults and layout. */
@@ -102,6 +107,7 @@ typedef enum hs_folded_weight {
 } hs_folded_weight;
 
 typedef struct hs_folded_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
     hs_folded_source source;
     hs_folded_weight weight;
     bool per_capability;     /* time: the capability as the root frame */
@@ -109,7 +115,11 @@ typedef struct hs_folded_options {
 
 /* Fills *opt with the defaults: heap profile, peak weight, no
  * per-capability root. */
-HS_API void hs_folded_options_init(hs_folded_options *opt);
+HS_API void hs_folded_options_init_size(hs_folded_options *opt, size_t size);
+static inline void hs_folded_options_init(hs_folded_options *opt)
+{
+    hs_folded_options_init_size(opt, sizeof *opt);
+}
 
 /*
  * Writes "frame;frame N" lines, outermost frame first, frames of cost
@@ -149,6 +159,7 @@ typedef enum hs_chart_sort {
 } hs_chart_sort;
 
 typedef struct hs_chart_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
     hs_chart_format format;
     hs_chart_kind kind;
     hs_chart_sort sort;
@@ -162,7 +173,11 @@ typedef struct hs_chart_options {
 } hs_chart_options;
 
 /* Fills *opt with the defaults (area, size sort, 15 bands, SVG). */
-HS_API void hs_chart_options_init(hs_chart_options *opt);
+HS_API void hs_chart_options_init_size(hs_chart_options *opt, size_t size);
+static inline void hs_chart_options_init(hs_chart_options *opt)
+{
+    hs_chart_options_init_size(opt, sizeof *opt);
+}
 
 /* Whether this build has the chart renderer (cairo and pango). */
 HS_API bool hs_chart_available(void);

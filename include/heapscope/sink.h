@@ -77,8 +77,9 @@ HS_API int hs_output_fail(hs_output *o, int status, hs_error *err);
 
 /*
  * A growing in-memory sink (for tests and embedding). A zeroed hs_membuf
- * uses the C library's allocator; hs_membuf_init() sets another, which
- * must outlive the membuf.
+ * uses the C library's allocator; hs_membuf_init() sets another. Unlike
+ * the objects of `_new_with` calls, which copy their allocator (common.h),
+ * a membuf keeps the pointer: that allocator must outlive the membuf.
  */
 typedef struct hs_membuf {
     char *data;   /* NUL-terminated, owned; free with hs_membuf_free() */

@@ -5,7 +5,7 @@
  *     hs_summary *s = hs_summary_new();
  *     hs_summary_set_window(s, &win);          // optional, before any event
  *     for each event ev the reader produces, in stream order:
- *         hs_summary_add(s, &ev);
+ *         hs_summary_add_event(s, &ev);
  *     hs_summary_finish(s);
  *     const hs_summary_stats *st = hs_summary_get_stats(s);
  *     hs_summary_render_text(s, &sink);       // or hs_summary_render_json
@@ -128,7 +128,7 @@ typedef struct hs_summary_stats {
     const char *rts_identifier;    /* NUL-terminated, or NULL */
     uint32_t n_caps;
     const hs_summary_cap *caps;
-    uint64_t events;               /* events given to hs_summary_add() */
+    uint64_t events;               /* events given to hs_summary_add_event() */
 
     /* The nonmoving collector's final synchronisations (CONC_SYNC_BEGIN to
      * CONC_SYNC_END, ended inside the window): +RTS -s's "Gen N syncs"
@@ -142,6 +142,7 @@ typedef struct hs_summary_stats {
 /* A window: [from_ns, to_ns] in ns since program start. to_ns UINT64_MAX
  * means to the end. The marker names only label the output (copied). */
 typedef struct hs_summary_window {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
     uint64_t from_ns;
     uint64_t to_ns;
     const char *from_marker;   /* NULL when the window is by time */
@@ -149,7 +150,11 @@ typedef struct hs_summary_window {
 } hs_summary_window;
 
 /* Fills *w with the whole run: from 0 to the end, no marker names. */
-HS_API void hs_summary_window_init(hs_summary_window *w);
+HS_API void hs_summary_window_init_size(hs_summary_window *w, size_t size);
+static inline void hs_summary_window_init(hs_summary_window *w)
+{
+    hs_summary_window_init_size(w, sizeof *w);
+}
 
 /* A new summary, or NULL when out of memory. Free with hs_summary_free(). */
 HS_API hs_summary *hs_summary_new(void);
@@ -179,7 +184,7 @@ HS_API int hs_summary_set_input(hs_summary *s, const char *name);
  * summary does not use are ignored. Returns HS_OK, or HS_ERR_NOMEM
  * (sticky), or HS_ERR_MISUSE after hs_summary_finish().
  */
-HS_API int hs_summary_add(hs_summary *s, const hs_event *ev);
+HS_API int hs_summary_add_event(hs_summary *s, const hs_event *ev);
 
 /*
  * Ends the input and computes the figures. Returns HS_OK, or

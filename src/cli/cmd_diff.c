@@ -41,6 +41,7 @@ typedef struct diff_args {
     int kind;                 /* out_kind */
     hs_folded_options folded;
     hs_diff_chart_options chart;
+    hs_chart_options chart_look; /* chart.chart points here */
     hs_diff_options d;
     double window[2];         /* --window-from, --window-to, seconds */
     bool has_window;
@@ -147,7 +148,7 @@ static const cli_optref opts[] = {
     CLI_OPT(opt_output, diff_args, output),
     CLI_OPT(opt_dir, diff_args, dir),
     CLI_OPT(opt_time, diff_args, chart.absolute_time),
-    CLI_OPT(cli_opt_bands, diff_args, chart.chart.bands),
+    CLI_OPT(cli_opt_bands, diff_args, chart_look.bands),
     CLI_OPT(opt_fail_if, diff_args, fail_if),
     CLI_OPT(cli_opt_quiet, diff_args, quiet),
     CLI_OPT_END,
@@ -225,6 +226,8 @@ static int parse_args(int argc, char **argv, diff_args *a)
     memset(a, 0, sizeof *a);
     hs_diff_options_init(&a->d);
     hs_diff_chart_options_init(&a->chart);
+    hs_chart_options_init(&a->chart_look);
+    a->chart.chart = &a->chart_look;
     hs_folded_options_init(&a->folded);
     cli_parsed p;
     int rc = cli_parse(&cli_cmd_diff, argc, argv, a, &p);
@@ -260,7 +263,7 @@ static int parse_args(int argc, char **argv, diff_args *a)
         return EXIT_USAGE;
     }
     if (a->kind == OUT_TEXT &&
-        chart_format(a->output, &a->chart.chart.format)) {
+        chart_format(a->output, &a->chart_look.format)) {
         if (!hs_chart_available()) {
             cli_errorf("diff: this heapscope was built without charts "
                        "(cairo and pango)");
@@ -303,7 +306,7 @@ static void list_markers(const char *path, const hs_census *c)
 
 static int event_to_summary(void *user, const hs_event *ev)
 {
-    return hs_summary_add(user, ev) < 0 ? -1 : 0;
+    return hs_summary_add_event(user, ev) < 0 ? -1 : 0;
 }
 
 /*
@@ -322,7 +325,12 @@ static hs_summary *gc_figures(const char *path, const hs_census *c,
         return NULL;
     hs_summary *s = hs_summary_new();
     hs_reader *r = hs_reader_new();
-    hs_summary_window w = {from, to, NULL, NULL};
+    hs_summary_window w;
+    hs_summary_window_init(&w);
+    w.from_ns = from;
+    w.to_ns = to;
+    w.from_marker = NULL;
+    w.to_marker = NULL;
     bool ok = s && r &&
               ((from == 0 && to == UINT64_MAX) ||
                hs_summary_set_window(s, &w) == HS_OK);
@@ -385,13 +393,13 @@ static int write_dir_file(hs_sink *out, const void *arg)
     po.title = "heapscope diff";
     po.input = hs_diff_get_run(f->d, HS_DIFF_BEFORE)->input;
     po.input_after = hs_diff_get_run(f->d, HS_DIFF_AFTER)->input;
-    if (f->a->chart.chart.bands)
-        po.bands = f->a->chart.chart.bands;
+    if (f->a->chart_look.bands)
+        po.bands = f->a->chart_look.bands;
     po.links = f->links;
     po.nlinks = f->nlinks;
     return hs_render_page_compare(hs_diff_census(f->d, HS_DIFF_BEFORE),
-                                  hs_diff_census(f->d, HS_DIFF_AFTER), &po,
-                                  out);
+                                  hs_diff_census(f->d, HS_DIFF_AFTER), out,
+                                  &po);
 }
 
 static int write_out(const diff_args *a, const hs_diff *d)

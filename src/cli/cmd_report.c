@@ -216,7 +216,7 @@ static void print_summary(const hs_census *c, const char *name,
 
 static int on_event(void *user, const hs_event *ev)
 {
-    int st = hs_summary_add(user, ev);
+    int st = hs_summary_add_event(user, ev);
     return st < 0 ? st : 0;
 }
 

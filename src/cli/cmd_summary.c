@@ -100,13 +100,13 @@ const cli_command cli_cmd_summary = {"summary", head, opts, tail};
 
 typedef struct pass_ctx {
     hs_summary *s;
-    int status;   /* hs_summary_add()'s first error */
+    int status;   /* hs_summary_add_event()'s first error */
 } pass_ctx;
 
 static int on_event(void *user, const hs_event *ev)
 {
     pass_ctx *p = user;
-    int st = hs_summary_add(p->s, ev);
+    int st = hs_summary_add_event(p->s, ev);
     if (st < 0) {
         p->status = st;
         return st;

@@ -193,12 +193,12 @@ static void check_stdout(watch *w)
 static void print_status(watch *w, bool final)
 {
     hs_live_metrics m;
-    if (hs_live_metrics_get(w->live, &m) != HS_OK)
+    if (hs_live_get_metrics(w->live, &m) != HS_OK)
         return;
     if (w->json) {
         hs_membuf b = {0};
         hs_sink s = hs_membuf_sink(&b);
-        if (hs_live_render_json(w->live, &m, w->state, &s) == HS_OK)
+        if (hs_live_render_json(w->live, &m, &s, w->state) == HS_OK)
             fwrite(b.data, 1, b.len, stdout);
         hs_membuf_free(&b);
     } else {
@@ -250,7 +250,7 @@ static void census_hint(watch *w, double now)
         w->hint_since = 0;
         return;
     }
-    const char *h = hs_live_metrics_get(w->live, &m) == HS_OK
+    const char *h = hs_live_get_metrics(w->live, &m) == HS_OK
                         ? hs_live_census_hint(&m, hs_live_source_kind_of(w->src))
                         : NULL;
     if (!h) {

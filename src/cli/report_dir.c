@@ -72,7 +72,11 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
     co.exclude = s->exclude;
     co.sort = s->sort;
     co.kind = s->kind;
-    hs_folded_options fo = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
+    hs_folded_options fo;
+    hs_folded_options_init(&fo);
+    fo.source = HS_FOLDED_HEAP;
+    fo.weight = HS_WEIGHT_PEAK;
+    fo.per_capability = false;
     hs_page_options po;
     switch (j->w) {
     case W_SVG:
@@ -100,7 +104,7 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
         po.gc_json = s->gc_json;
         po.links = j->links;
         po.nlinks = j->nlinks;
-        return hs_render_page(c, &po, out);
+        return hs_render_page(c, out, &po);
     }
     return HS_ERR_INVALID;
 }

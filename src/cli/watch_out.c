@@ -97,9 +97,9 @@ int watch_write_dir(watch *w, bool final)
 static int render_status(watch *w, hs_sink *out)
 {
     hs_live_metrics m;
-    if (hs_live_metrics_get(w->live, &m) != HS_OK)
+    if (hs_live_get_metrics(w->live, &m) != HS_OK)
         memset(&m, 0, sizeof m);
-    return hs_live_render_status(w->live, &m, w->state, w->error, out);
+    return hs_live_render_status(w->live, &m, out, w->state, w->error);
 }
 
 static int render_snap(watch *w, hs_live_snap kind, hs_sink *out)
@@ -120,13 +120,13 @@ static int render_snap(watch *w, hs_live_snap kind, hs_sink *out)
         hs_membuf gc = {0};
         summary_json(w, &gc);
         po.gc_json = gc.data;
-        int st = kind == HS_SNAP_PAGE ? hs_render_page(c, &po, out)
-                                      : hs_render_page_data(c, &po, out);
+        int st = kind == HS_SNAP_PAGE ? hs_render_page(c, out, &po)
+                                      : hs_render_page_data(c, out, &po);
         hs_membuf_free(&gc);
         return st;
     }
     case HS_SNAP_METRICS:
-        if (hs_live_metrics_get(w->live, &m) != HS_OK)
+        if (hs_live_get_metrics(w->live, &m) != HS_OK)
             return HS_ERR_NO_DATA;
         return hs_live_render_prometheus(w->live, &m, out, w->top);
     case HS_SNAP_CSV:

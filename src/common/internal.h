@@ -49,6 +49,26 @@ static inline uint64_t hs_add_sat(uint64_t a, uint64_t b)
 
 #include "heapscope/common.h"
 
+/* --- options.c: options structs that grow ------------------------------ */
+
+/*
+ * Fills the caller's options struct dst of `size` bytes (the size its
+ * header knew) from this build's defaults def (def_size bytes): the fields
+ * both know, zero past them, and the struct's leading size_t set to size.
+ * Does nothing when size is too small to hold that size_t.
+ */
+void hs__options_fill(void *dst, size_t size, const void *def,
+                      size_t def_size);
+
+/*
+ * Takes the caller's options src (NULL: keeps dst) into dst, which holds
+ * this build's defaults and is dst_size bytes long: copies the fields both
+ * know, and sets dst's size to dst_size. HS_ERR_INVALID when src's size
+ * was never set (below a size_t: not from hs_NOUN_options_init) or when
+ * src, from a newer header, sets a field past those this build knows.
+ */
+int hs__options_take(void *dst, size_t dst_size, const void *src);
+
 /* --- error.c: the one setter of an hs_error ----------------------------- */
 
 #include <stdarg.h>

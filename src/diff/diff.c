@@ -46,16 +46,17 @@ struct hs_diff {
     size_t name_cap;
 };
 
-void hs_diff_options_init(hs_diff_options *o)
+void hs_diff_options_init_size(hs_diff_options *o, size_t size)
 {
-    memset(o, 0, sizeof *o);
-    o->to_ns[0] = o->to_ns[1] = UINT64_MAX;
+    const hs_diff_options def = {.size = sizeof def,
+                                 .to_ns = {UINT64_MAX, UINT64_MAX}};
+    hs__options_fill(o, size, &def, sizeof def);
 }
 
-void hs_diff_chart_options_init(hs_diff_chart_options *o)
+void hs_diff_chart_options_init_size(hs_diff_chart_options *o, size_t size)
 {
-    memset(o, 0, sizeof *o);
-    hs_chart_options_init(&o->chart);
+    const hs_diff_chart_options def = {.size = sizeof def};
+    hs__options_fill(o, size, &def, sizeof def);
 }
 
 /* --- names -------------------------------------------------------------- */
@@ -419,11 +420,13 @@ int hs_diff_new(const hs_census *before, const hs_census *after,
 {
     *out = NULL;
     hs__error_clear(err);
-    hs_diff_options def;
-    if (!opt) {
-        hs_diff_options_init(&def);
-        opt = &def;
-    }
+    hs_diff_options taken;
+    hs_diff_options_init(&taken);
+    if (hs__options_take(&taken, sizeof taken, opt))
+        return hs__error_set(err, HS_ERR_INVALID, NULL,
+                             "diff options not set up by "
+                             "hs_diff_options_init");
+    opt = &taken;
     const hs_census *c[2] = {before, after};
     int st = check_pair(c, opt, err);
     if (st != HS_OK)

@@ -38,7 +38,7 @@ static void rest_of(const hs__dchart *ch, const bool *taken, size_t *rest,
 {
     for (size_t i = 0; i < hs_diff_band_count(ch->d); i++) {
         const hs_diff_band *b = hs_diff_band_at(ch->d, i);
-        if (!taken[i] && !hs_chart_band_filtered(&ch->opt->chart, b->name)) {
+        if (!taken[i] && !hs_chart_band_filtered(&ch->chart, b->name)) {
             (*rest)++;
             *rest_w += band_weight(ch->d, b);
         }
@@ -50,7 +50,7 @@ static void rest_of(const hs__dchart *ch, const bool *taken, size_t *rest,
 static int select_bands(hs__dchart *ch)
 {
     const hs_diff *d = ch->d;
-    const hs_chart_options *co = &ch->opt->chart;
+    const hs_chart_options *co = &ch->chart;
     size_t n = hs_diff_band_count(d), shown = 0, rest = 0;
     double rest_w = 0;
     /* picking the largest left, `limit` times, is enough for the few
@@ -118,7 +118,7 @@ static int bind_run(hs__dchart *ch, int k)
         int32_t other = ch->sel.has_other ? (int32_t)ch->sel.nser - 1 : -1;
         for (size_t i = 0; i < nd; i++)
             series_of[i] = hs_chart_band_filtered(
-                               &ch->opt->chart, hs_diff_band_at(ch->d, i)->name)
+                               &ch->chart, hs_diff_band_at(ch->d, i)->name)
                                ? -1
                                : other;
         for (size_t s = 0; s < ch->sel.nser; s++)
@@ -170,18 +170,21 @@ static void dchart_free(hs__dchart *ch)
 int hs_render_diff_chart(const hs_diff *d, hs_sink *out,
                          const hs_diff_chart_options *opt)
 {
-    hs_diff_chart_options def;
-    if (!opt) {
-        hs_diff_chart_options_init(&def);
-        opt = &def;
-    }
-    int st = hs_chart_check_options(&opt->chart);
+    hs_diff_chart_options o;
+    hs_diff_chart_options_init(&o);
+    hs__dchart ch = {.d = d, .alloc = hs__diff_allocator(d)};
+    hs_chart_options_init(&ch.chart);
+    int st = hs__options_take(&o, sizeof o, opt);
+    if (!st)
+        st = hs__options_take(&ch.chart, sizeof ch.chart, o.chart);
+    if (!st)
+        st = hs_chart_check_options(&ch.chart);
     if (st)
         return st;
+    ch.absolute_time = o.absolute_time;
     for (int k = 0; k < 2; k++)
         if (!hs_census_sample_count(hs_diff_census(d, k)))
             return HS_ERR_NO_DATA;
-    hs__dchart ch = {.d = d, .opt = opt, .alloc = hs__diff_allocator(d)};
     st = prepare(&ch);
     if (st == HS_OK)
         st = hs__diff_chart_draw(&ch, out);

@@ -10,7 +10,8 @@
 
 typedef struct hs__dchart {
     const hs_diff *d;
-    const hs_diff_chart_options *opt;
+    hs_chart_options chart;     /* the caller's chart options, taken */
+    bool absolute_time;
     const hs_allocator *alloc;
     hs_chart_selection sel;     /* one look per drawn band, in both runs */
     size_t *series_band;        /* series -> diff band, SIZE_MAX for OTHER */

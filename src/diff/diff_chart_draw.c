@@ -46,7 +46,7 @@ static double draw_heading(hs_chart_canvas *cv, const hs__dchart *ch,
         snprintf(sub + used, sizeof sub - (size_t)used, " (%+.1f%%)",
                  ((double)b->peak_bytes - (double)a->peak_bytes) /
                      (double)a->peak_bytes * 100);
-    const char *title = ch->opt->chart.title ? ch->opt->chart.title
+    const char *title = ch->chart.title ? ch->chart.title
                                              : "heap profile: before and after";
     double tfs = cv->font * 1.35, sfs = cv->font * 0.9, y = pad;
     hs_chart_draw_text(cv, title, pad, y, tfs, true, w - 2 * pad,
@@ -70,7 +70,7 @@ static void layout_panels(hs_chart_canvas *cv, const hs__dchart *ch,
     /* captions and time labels take 3 lines per run panel */
     double avail = L->bottom - top - 6 * lh - 2 * lh;
     double ph = fmax(avail * 0.32, 2 * lh);
-    hs_chart_kind kind = ch->opt->chart.kind;
+    hs_chart_kind kind = ch->chart.kind;
     double vmax = 0;
     for (int k = 0; k < 2; k++)
         vmax = fmax(vmax, kind == HS_CHART_LINE ? ch->bind[k].max_series
@@ -79,7 +79,7 @@ static void layout_panels(hs_chart_canvas *cv, const hs__dchart *ch,
                         kind == HS_CHART_NORMALIZED);
     L->x0 = L->pad + hs_chart_axis_label_width(cv, &L->vax, fs) + 8;
     L->x1 = fmax(L->lx - cv->font * 1.5, L->x0 + 20);
-    bool absolute = ch->opt->absolute_time;
+    bool absolute = ch->absolute_time;
     double t_end = fmax(ch->bind[0].t_end, ch->bind[1].t_end);
     double y = top;
     for (int k = 0; k < 2; k++) {
@@ -108,7 +108,7 @@ static void draw_run(hs_chart_canvas *cv, hs__dchart *ch, const dlayout *L,
     hs_chart_draw_text(cv, cap, p->x0, p->y0 - hs_chart_line_height(cv, fs) - 2,
                        fs, true, p->x1 - p->x0, HS_ALIGN_LEFT, 0x222222);
     int st = hs_chart_reduce(&ch->pts[k], &ch->bind[k], ch->sel.nser,
-                             ch->sel.has_other, ch->opt->chart.kind,
+                             ch->sel.has_other, ch->chart.kind,
                              p->t_span, hs_chart_panel_columns(cv, p));
     if (st) {
         cv->status = st;
@@ -116,11 +116,11 @@ static void draw_run(hs_chart_canvas *cv, hs__dchart *ch, const dlayout *L,
     }
     hs_chart_draw_value_axis(cv, p, &L->vax);
     hs_chart_draw_time_grid(cv, p, &L->tax[k]);
-    hs_chart_draw_bands(cv, p, &ch->sel, &ch->pts[k], ch->opt->chart.kind,
+    hs_chart_draw_bands(cv, p, &ch->sel, &ch->pts[k], ch->chart.kind,
                         ch->bind[k].peak);
     hs_chart_draw_markers(cv, p, hs_diff_census(ch->d, k), p->y1);
     const hs_census_info *in = hs_census_get_info(hs_diff_census(ch->d, k));
-    const char *what = ch->opt->absolute_time
+    const char *what = ch->absolute_time
                            ? (in->source == HS_SOURCE_HP ? "time"
                                                          : "elapsed time")
                            : "share of the run's length";
@@ -216,7 +216,7 @@ static void draw_changes(hs_chart_canvas *cv, hs__dchart *ch,
 
 int hs__diff_chart_draw(hs__dchart *ch, hs_sink *out)
 {
-    hs_chart_options co = ch->opt->chart;
+    hs_chart_options co = ch->chart;
     if (co.width == 0 && co.height == 0) {
         /* taller than a single chart: two panels and the changes */
         co.width = co.format == HS_CHART_PDF ? 842 : 1200;

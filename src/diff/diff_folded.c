@@ -80,9 +80,11 @@ static int render_run(const hs_census *c, const hs_folded_options *opt,
 int hs_render_diff_folded(const hs_diff *d, hs_sink *out,
                           const hs_folded_options *opt)
 {
-    hs_folded_options def = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
-    if (!opt)
-        opt = &def;
+    hs_folded_options taken;
+    hs_folded_options_init(&taken);
+    if (hs__options_take(&taken, sizeof taken, opt))
+        return HS_ERR_INVALID;
+    opt = &taken;
     if (opt->source != HS_FOLDED_HEAP ||
         hs_diff_get_run(d, HS_DIFF_BEFORE)->windowed ||
         hs_diff_get_run(d, HS_DIFF_AFTER)->windowed)

@@ -135,7 +135,7 @@ static int json_opt(hs_sink *o, const char *key, bool has, uint64_t v)
 }
 
 int hs_live_render_status(const hs_live *l, const hs_live_metrics *m,
-                          const char *state, const char *error, hs_sink *o)
+                          hs_sink *o, const char *state, const char *error)
 {
     TRY(hs_sink_printf(o, "{\"state\":"));
     TRY(hs_json_cstring(o, state));
@@ -178,9 +178,9 @@ int hs_live_render_status(const hs_live *l, const hs_live_metrics *m,
 }
 
 int hs_live_render_json(const hs_live *l, const hs_live_metrics *m,
-                        const char *state, hs_sink *o)
+                        hs_sink *o, const char *state)
 {
-    return hs_live_render_status(l, m, state, NULL, o);
+    return hs_live_render_status(l, m, o, state, NULL);
 }
 
 /* --- no census yet ------------------------------------------------------ */

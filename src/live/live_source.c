@@ -147,10 +147,11 @@ static int open_path(hs_live_source *s, const char *spec, hs_error *err)
     return HS_OK;
 }
 
-void hs_live_source_options_init(hs_live_source_options *opt)
+void hs_live_source_options_init_size(hs_live_source_options *opt,
+                                      size_t size)
 {
-    opt->idle_seconds = 0;
-    opt->pid = 0;
+    const hs_live_source_options def = {.size = sizeof def};
+    hs__options_fill(opt, size, &def, sizeof def);
 }
 
 hs_live_source *hs_live_source_open(const char *spec,
@@ -164,10 +165,13 @@ hs_live_source *hs_live_source_open(const char *spec,
         return NULL;
     }
     s->fd = -1;
-    if (opt)
-        s->opt = *opt;
-    else
-        hs_live_source_options_init(&s->opt);
+    hs_live_source_options_init(&s->opt);
+    if (hs__options_take(&s->opt, sizeof s->opt, opt)) {
+        hs_free(NULL, s);
+        hs__error_set(err, HS_ERR_INVALID, NULL, "live source options not "
+                      "set up by hs_live_source_options_init");
+        return NULL;
+    }
     snprintf(s->name, sizeof s->name, "%s", spec);
     int st;
     if (strncmp(spec, "unix:", 5) == 0 || strncmp(spec, "tcp:", 4) == 0) {

@@ -170,7 +170,7 @@ static int take_event(hs_live *l, const hs_event *ev)
         e.code = st;
         return fail(l, &e);
     }
-    if ((st = hs_summary_add(l->summary, ev)) != HS_OK)
+    if ((st = hs_summary_add_event(l->summary, ev)) != HS_OK)
         return fail(l, hs_summary_error(l->summary));
     note_lines(l, ev);
     if ((st = note_sample_edges(l, ev, false)) != HS_OK) {
@@ -295,7 +295,7 @@ static void gc_figures(hs_live *l, hs_live_metrics *m)
                         ((double)(t - l->rate_t[0]) / 1e9);
 }
 
-int hs_live_metrics_get(hs_live *l, hs_live_metrics *m)
+int hs_live_get_metrics(hs_live *l, hs_live_metrics *m)
 {
     memset(m, 0, sizeof *m);
     if (!l->finished) {

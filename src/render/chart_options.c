@@ -5,13 +5,14 @@
  */
 #include "heapscope/render.h"
 
-#include <string.h>
+#include "common/internal.h"
 
-void hs_chart_options_init(hs_chart_options *opt)
+void hs_chart_options_init_size(hs_chart_options *opt, size_t size)
 {
-    memset(opt, 0, sizeof *opt);
-    opt->format = HS_CHART_SVG;
-    opt->kind = HS_CHART_AREA;
-    opt->sort = HS_SORT_SIZE;
-    opt->bands = 15;
+    const hs_chart_options def = {.size = sizeof def,
+                                  .format = HS_CHART_SVG,
+                                  .kind = HS_CHART_AREA,
+                                  .sort = HS_SORT_SIZE,
+                                  .bands = 15};
+    hs__options_fill(opt, size, &def, sizeof def);
 }

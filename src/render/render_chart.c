@@ -252,13 +252,13 @@ static void chart_free(chart *ch, const hs_allocator *a)
 int hs_render_chart(const hs_census *c, hs_sink *out,
                     const hs_chart_options *opt)
 {
-    hs_chart_options defaults;
     if (!c || !out)
         return HS_ERR_MISUSE;
-    if (!opt) {
-        hs_chart_options_init(&defaults);
-        opt = &defaults;
-    }
+    hs_chart_options taken;
+    hs_chart_options_init(&taken);
+    if (hs__options_take(&taken, sizeof taken, opt))
+        return HS_ERR_INVALID;
+    opt = &taken;
     int st = hs_chart_check_options(opt);
     if (st)
         return st;

@@ -166,21 +166,21 @@ static int render_wide(const hs_census *c, hs_outbuf *o, const struct keys *k)
     return HS_OK;
 }
 
-void hs_csv_options_init(hs_csv_options *opt)
+void hs_csv_options_init_size(hs_csv_options *opt, size_t size)
 {
-    memset(opt, 0, sizeof *opt);
-    opt->layout = HS_CSV_LONG;
-    opt->formula_guard = true;
+    const hs_csv_options def = {.size = sizeof def,
+                                .layout = HS_CSV_LONG,
+                                .formula_guard = true};
+    hs__options_fill(opt, size, &def, sizeof def);
 }
 
 int hs_render_csv_with(const hs_census *c, hs_sink *out,
-                       const hs_csv_options *opt)
+                       const hs_csv_options *caller)
 {
-    hs_csv_options def;
-    if (!opt) {
-        hs_csv_options_init(&def);
-        opt = &def;
-    }
+    hs_csv_options taken, *opt = &taken;
+    hs_csv_options_init(&taken);
+    if (hs__options_take(&taken, sizeof taken, caller))
+        return HS_ERR_INVALID;
     if (!hs_census_has_heap_profile(c))
         return HS_ERR_NO_DATA;
     if (opt->layout != HS_CSV_LONG && opt->layout != HS_CSV_WIDE)

@@ -306,9 +306,11 @@ int hs_render_folded(const hs_census *c, hs_sink *out,
 int hs__render_folded_keys(const hs_census *c, hs_sink *out,
                            const hs_folded_options *opt, bool hp_keys)
 {
-    hs_folded_options def = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
-    if (!opt)
-        opt = &def;
+    hs_folded_options taken;
+    hs_folded_options_init(&taken);
+    if (hs__options_take(&taken, sizeof taken, opt))
+        return HS_ERR_INVALID;
+    opt = &taken;
     const hs_census_info *info = hs_census_get_info(c);
     if (opt->source == HS_FOLDED_TIME) {
         if (!info->time_samples)
@@ -360,7 +362,10 @@ int hs__render_folded_keys(const hs_census *c, hs_sink *out,
     return st;
 }
 
-void hs_folded_options_init(hs_folded_options *opt)
+void hs_folded_options_init_size(hs_folded_options *opt, size_t size)
 {
-    *opt = (hs_folded_options){HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
+    const hs_folded_options def = {.size = sizeof def,
+                                   .source = HS_FOLDED_HEAP,
+                                   .weight = HS_WEIGHT_PEAK};
+    hs__options_fill(opt, size, &def, sizeof def);
 }

@@ -16,14 +16,15 @@
  * band); the CSV has them all. */
 #define STATIC_ROWS 200
 
-void hs_page_options_init(hs_page_options *opt)
+void hs_page_options_init_size(hs_page_options *opt, size_t size)
 {
     hs_chart_options chart; /* the chart's starting state is the page's */
     hs_chart_options_init(&chart);
-    memset(opt, 0, sizeof *opt);
-    opt->bands = chart.bands;
-    opt->sort = chart.sort;
-    opt->kind = chart.kind;
+    const hs_page_options def = {.size = sizeof def,
+                                 .bands = chart.bands,
+                                 .sort = chart.sort,
+                                 .kind = chart.kind};
+    hs__options_fill(opt, size, &def, sizeof def);
 }
 
 typedef struct page {
@@ -238,12 +239,15 @@ static int fill(hs_sink *o, const page *pg)
     }
 }
 
-/* Checks c and *opt, replacing a NULL *opt by the defaults in *def. */
+/* Checks c and *opt, replacing *opt by *def: the defaults, with the
+ * caller's options (NULL: none) taken over them. */
 static int check(const hs_census *c, const hs_page_options **opt,
                  hs_page_options *def)
 {
-    if (!*opt) {
+    if (*opt != def) {
         hs_page_options_init(def);
+        if (hs__options_take(def, sizeof *def, *opt))
+            return HS_ERR_INVALID;
         *opt = def;
     }
     if ((unsigned)(*opt)->sort > HS_SORT_STDDEV ||
@@ -256,8 +260,8 @@ static int check(const hs_census *c, const hs_page_options **opt,
     return HS_OK;
 }
 
-int hs_render_page(const hs_census *c, const hs_page_options *opt,
-                   hs_sink *out)
+int hs_render_page(const hs_census *c, hs_sink *out,
+                   const hs_page_options *opt)
 {
     hs_page_options def;
     int rc = check(c, &opt, &def);
@@ -272,8 +276,8 @@ int hs_render_page(const hs_census *c, const hs_page_options *opt,
     return rc;
 }
 
-int hs_render_page_data(const hs_census *c, const hs_page_options *opt,
-                        hs_sink *out)
+int hs_render_page_data(const hs_census *c, hs_sink *out,
+                        const hs_page_options *opt)
 {
     hs_page_options def;
     int rc = check(c, &opt, &def);
@@ -286,7 +290,7 @@ int hs_render_page_data(const hs_census *c, const hs_page_options *opt,
 }
 
 int hs_render_page_compare(const hs_census *before, const hs_census *after,
-                           const hs_page_options *opt, hs_sink *out)
+                           hs_sink *out, const hs_page_options *opt)
 {
     hs_page_options def;
     int rc = check(before, &opt, &def);

@@ -81,9 +81,10 @@ void summary_warn(hs_summary *s, const char *fmt, ...)
     va_end(ap);
 }
 
-void hs_summary_window_init(hs_summary_window *w)
+void hs_summary_window_init_size(hs_summary_window *w, size_t size)
 {
-    *w = (hs_summary_window){0, UINT64_MAX, NULL, NULL};
+    const hs_summary_window def = {.size = sizeof def, .to_ns = UINT64_MAX};
+    hs__options_fill(w, size, &def, sizeof def);
 }
 
 hs_summary *hs_summary_new(void)
@@ -140,10 +141,15 @@ static bool set_text(hs_summary *s, char **slot, const char *text)
     return true;
 }
 
-int hs_summary_set_window(hs_summary *s, const hs_summary_window *w)
+int hs_summary_set_window(hs_summary *s, const hs_summary_window *caller)
 {
     if (s->sticky)
         return s->err.code;
+    hs_summary_window taken, *w = &taken;
+    hs_summary_window_init(&taken);
+    if (!caller || hs__options_take(&taken, sizeof taken, caller))
+        return summary_fail(s, HS_ERR_INVALID, "the window was not set up "
+                            "by hs_summary_window_init");
     if (s->events || s->finished)
         return summary_fail(s, HS_ERR_MISUSE, "the window must be set "
                             "before the first event");
@@ -275,7 +281,7 @@ static int on_cap(hs_summary *s, capstate *c, const hs_event *ev)
     }
 }
 
-int hs_summary_add(hs_summary *s, const hs_event *ev)
+int hs_summary_add_event(hs_summary *s, const hs_event *ev)
 {
     if (s->sticky)
         return s->err.code;

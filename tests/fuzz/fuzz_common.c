@@ -221,7 +221,11 @@ void render_folded_all(const hs_census *c)
     const uint64_t exact = (uint64_t)1 << 53;
     size_t ns = hs_census_sample_count(c), nlines;
     for (int w = HS_WEIGHT_PEAK; w <= HS_WEIGHT_LAST; w++) {
-        hs_folded_options fo = {HS_FOLDED_HEAP, (hs_folded_weight)w, false};
+        hs_folded_options fo;
+        hs_folded_options_init(&fo);
+        fo.source = HS_FOLDED_HEAP;
+        fo.weight = (hs_folded_weight)w;
+        fo.per_capability = false;
         hs_membuf m;
         int st = render(c, render_folded, &fo, &m);
         if (st == HS_OK) {
@@ -249,7 +253,11 @@ void render_folded_all(const hs_census *c)
         all = add_sat(all, t);
     }
     for (int per_cap = 0; per_cap < 2; per_cap++) {
-        hs_folded_options ft = {HS_FOLDED_TIME, HS_WEIGHT_PEAK, per_cap};
+        hs_folded_options ft;
+        hs_folded_options_init(&ft);
+        ft.source = HS_FOLDED_TIME;
+        ft.weight = HS_WEIGHT_PEAK;
+        ft.per_capability = per_cap;
         hs_membuf m;
         if (render(c, render_folded, &ft, &m) == HS_OK) {
             uint64_t sum = folded_sum(&m, &nlines);

@@ -204,7 +204,7 @@ static void render_census(run *r, const hs_census *c, bool last)
         po.live_url = "/data.json";
         po.gc_json = st == HS_OK ? gc->data : NULL;
         s = scratch(b);
-        int ps = hs_render_page_data(c, &po, &s);
+        int ps = hs_render_page_data(c, &s, &po);
         CHECK(ps == HS_OK || ps == HS_ERR_NOMEM);
         if (ps == HS_OK)
             check_json(b);
@@ -218,7 +218,7 @@ static void render_census(run *r, const hs_census *c, bool last)
 static void snapshot(run *r, bool last)
 {
     hs_live_metrics m;
-    if (hs_live_metrics_get(r->live, &m) != HS_OK) {
+    if (hs_live_get_metrics(r->live, &m) != HS_OK) {
         CHECK(r->status < 0); /* only a failed stream has no figures */
         return;
     }
@@ -243,7 +243,7 @@ static void snapshot(run *r, bool last)
     hs_membuf b;
     memset(&b, 0, sizeof b);
     hs_sink s = hs_membuf_sink(&b);
-    CHECK(hs_live_render_json(r->live, &m, "running", &s) == HS_OK);
+    CHECK(hs_live_render_json(r->live, &m, &s, "running") == HS_OK);
     CHECK(b.len > 0 && b.data[b.len - 1] == '\n' &&
           memchr(b.data, '\n', b.len) == b.data + b.len - 1);
     check_json(&b);
@@ -364,7 +364,7 @@ static hs_summary *batch_summary(const uint8_t *data, size_t size)
     hs_event ev;
     int st;
     while ((st = hs_reader_next(rd, &ev)) == HS_EVENT)
-        if (hs_summary_add(sum, &ev) < 0)
+        if (hs_summary_add_event(sum, &ev) < 0)
             break;
     hs_reader_free(rd);
     return sum;
@@ -463,7 +463,7 @@ static void compare_batch(run *r, int fin, const uint8_t *data, size_t size)
         CHECK(peak_total(c) >= peak_total(batch));
     }
     hs_live_metrics m;
-    CHECK(hs_live_metrics_get(r->live, &m) == HS_OK);
+    CHECK(hs_live_get_metrics(r->live, &m) == HS_OK);
     CHECK(m.events == hs_census_get_info(batch)->events);
     CHECK(m.samples == hs_census_sample_count(c));
     hs_census_free(batch);

@@ -156,9 +156,11 @@ static void report(const hs_census *c, unsigned flags)
  * add up to the sites' own sums where doubles are exact. */
 static void check_alloc_folded(const hs_census *c, bool by_bytes)
 {
-    hs_folded_options fo = {HS_FOLDED_ALLOC,
-                            by_bytes ? HS_WEIGHT_BYTES : HS_WEIGHT_COUNT,
-                            false};
+    hs_folded_options fo;
+    hs_folded_options_init(&fo);
+    fo.source = HS_FOLDED_ALLOC;
+    fo.weight = by_bytes ? HS_WEIGHT_BYTES : HS_WEIGHT_COUNT;
+    fo.per_capability = false;
     hs_membuf m;
     if (render(c, (render_fn)hs_render_folded, &fo, &m) == HS_OK) {
         size_t nlines, n = hs_census_alloc_site_count(c);

@@ -66,7 +66,7 @@ static hs_census *feed_events(const uint8_t *data, size_t size, size_t chunk,
         hs_event ev;
         while ((st = hs_reader_next(r, &ev)) == HS_EVENT) {
             if (hs_census_add_event(c, &ev) < 0 ||
-                hs_summary_add(sum, &ev) < 0) {
+                hs_summary_add_event(sum, &ev) < 0) {
                 failed = true;
                 break;
             }

@@ -61,7 +61,7 @@ static const size_t *template_tags(void)
     hs_membuf m;
     memset(&m, 0, sizeof m);
     hs_sink s = hs_membuf_sink(&m);
-    CHECK(hs_render_page(c, &po, &s) == HS_OK);
+    CHECK(hs_render_page(c, &s, &po) == HS_OK);
     count_tags(&m, counts);
     CHECK(counts[0] == 2 && counts[1] == 2); /* JSON data and the code */
     hs_membuf_free(&m);
@@ -127,7 +127,7 @@ void check_page(const hs_census *c, const char *gc_json, unsigned flags)
     memset(&doc, 0, sizeof doc);
     memset(&page, 0, sizeof page);
     hs_sink s = hs_membuf_sink(&doc);
-    int ds = hs_render_page_data(c, &po, &s);
+    int ds = hs_render_page_data(c, &s, &po);
     CHECK(ds == HS_OK || ds == HS_ERR_NO_DATA);
     if (ds == HS_OK) {
         check_json(&doc);
@@ -139,7 +139,7 @@ void check_page(const hs_census *c, const char *gc_json, unsigned flags)
     }
 
     s = hs_membuf_sink(&page);
-    int ps = hs_render_page(c, &po, &s);
+    int ps = hs_render_page(c, &s, &po);
     if (ds == HS_ERR_NO_DATA && gc_json && *gc_json)
         CHECK(ps == HS_OK); /* a GC tab alone is a page */
     else
@@ -194,19 +194,24 @@ static void render_diff(const hs_diff *d, unsigned flags)
 
     bool windowed = hs_diff_get_run(d, HS_DIFF_BEFORE)->windowed ||
                     hs_diff_get_run(d, HS_DIFF_AFTER)->windowed;
-    hs_folded_options fo = {HS_FOLDED_HEAP,
-                            (hs_folded_weight)(flags % (HS_WEIGHT_LAST + 1)),
-                            false};
+    hs_folded_options fo;
+    hs_folded_options_init(&fo);
+    fo.source = HS_FOLDED_HEAP;
+    fo.weight = (hs_folded_weight)(flags % (HS_WEIGHT_LAST + 1));
+    fo.per_capability = false;
     int st = hs_render_diff_folded(d, &cs, &fo);
     CHECK(windowed ? st == HS_ERR_INVALID : st == HS_OK);
 
     if ((flags & DIFF_CHART) && hs_chart_available()) {
         hs_diff_chart_options co;
         hs_diff_chart_options_init(&co);
-        co.chart.format = HS_CHART_SVG;
-        co.chart.width = 240;
-        co.chart.height = 240;
-        co.chart.bands = 4;
+        hs_chart_options look;
+        hs_chart_options_init(&look);
+        look.format = HS_CHART_SVG;
+        look.width = 240;
+        look.height = 240;
+        look.bands = 4;
+        co.chart = &look;
         co.absolute_time = flags & 1;
         counted = 0;
         st = hs_render_diff_chart(d, &cs, &co);
@@ -380,7 +385,7 @@ void check_diff(const hs_census *before, const hs_census *after,
     po.input_after = "after</script>";
     size_t counted = 0;
     hs_sink cs = {count_write, &counted};
-    st = hs_render_page_compare(before, after, &po, &cs);
+    st = hs_render_page_compare(before, after, &cs, &po);
     CHECK(st == HS_OK || st == HS_ERR_NO_DATA);
     if (st == HS_ERR_NO_DATA)
         CHECK(counted == 0);
