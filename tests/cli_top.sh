@@ -174,7 +174,10 @@ expect_rc "--by on a log without -hc" 4
 expect_err_grep "--by on a log without -hc" "no -hc heap profile in this log"
 run top --from 100 "$log"
 expect_rc "an empty window" 4
-expect_err_line "an empty window" "heapscope: $log: no time-profile samples from 100.000000 s to -1.000000 s"
+expect_err_line "an empty window" "heapscope: $log: no time-profile samples from 100.000000 s on"
+run top --from 0.2 --to 0.25 --cap 0 "$log"
+expect_rc "a window on a capability" 0
+expect_out_grep "a window on a capability: the title" "^[0-9]+ ticks of 1 ms \([0-9.]+ s\), capability 0, from 0\.200 s to 0\.250 s$"
 run top --cap 3 -o "$TMP/none.txt" "$log"
 expect_rc "a capability without samples" 4
 expect_err_line "a capability without samples" "heapscope: $log: no time-profile samples on capability 3"

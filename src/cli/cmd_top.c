@@ -15,7 +15,9 @@ static const char head[] =
     "ticks (samples whose stack holds it, counted once even when it recurs),\n"
     "with percentages, largest self first. Unlike the .prof file it can be\n"
     "cut to one capability or a window of the run. Samples with an empty\n"
-    "stack are the row MAIN.\n"
+    "stack are the row MAIN. The log also counts the ticks of GC, SYSTEM and\n"
+    "IDLE, which .prof leaves out of its total: its %time is self over the\n"
+    "other rows' ticks.\n"
     "\n"
     "With --by, or for a log without a time profile, the same table of a -hc\n"
     "heap profile: bytes at the window's peak sample, or byte-seconds.\n"
@@ -119,10 +121,11 @@ static const char *window_words(const hs_top_options *o, char *buf, size_t n)
     buf[0] = 0;
     if (o->cap >= 0)
         k = (size_t)snprintf(buf, n, " on capability %d", o->cap);
-    if (k < n && (o->from_ns > 0 || o->to_ns < UINT64_MAX))
+    if (k < n && o->to_ns < UINT64_MAX)
         snprintf(buf + k, n - k, " from %.6f s to %.6f s",
-                 (double)o->from_ns / 1e9,
-                 o->to_ns == UINT64_MAX ? -1.0 : (double)o->to_ns / 1e9);
+                 (double)o->from_ns / 1e9, (double)o->to_ns / 1e9);
+    else if (k < n && o->from_ns > 0)
+        snprintf(buf + k, n - k, " from %.6f s on", (double)o->from_ns / 1e9);
     return buf;
 }
 

@@ -83,9 +83,11 @@ static int text_title(const hs_top *t, hs_sink *out)
     } else {
         TRY(hs_sink_printf(out, "%.1f byte-seconds", hs_top_total(t)));
     }
-    if (o->from_ns > 0 || o->to_ns < UINT64_MAX)
+    if (o->to_ns < UINT64_MAX)
         TRY(hs_sink_printf(out, ", from %.3f s to %.3f s", o->from_ns / 1e9,
-                           o->to_ns == UINT64_MAX ? -1.0 : o->to_ns / 1e9));
+                           o->to_ns / 1e9));
+    else if (o->from_ns > 0)
+        TRY(hs_sink_printf(out, ", from %.3f s on", o->from_ns / 1e9));
     return hs_sink_write(out, "\n\n", 2);
 }
 
