@@ -157,6 +157,9 @@ void cli_linef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * ("standard output" for "-" or NULL). */
 const char *cli_input_name(const char *path);
 const char *cli_output_name(const char *path);
+/* The input's file name without its directories ("<stdin>" for "-"), as
+ * speedscope's files name their input. */
+const char *cli_input_base(const char *path);
 
 /*
  * Guards against libraries that crash, abort or hang when short of memory

@@ -3,8 +3,6 @@
  */
 #include "cli.h"
 
-#include <string.h>
-
 static const char head[] =
     "usage: heapscope folded [OPTIONS] FILE\n"
     "\n"
@@ -118,11 +116,8 @@ static int check(void *arg, const cli_parsed *p)
                    "capability)");
         return EXIT_USAGE;
     }
-    if (p->npos == 1) {
-        const char *name = cli_input_name(p->pos[0]);
-        const char *slash = strrchr(name, '/');
-        a->input = slash && slash[1] ? slash + 1 : name;
-    }
+    if (p->npos == 1)
+        a->input = cli_input_base(p->pos[0]);
     if (a->fo.source != HS_FOLDED_TIME && a->fo.per_capability) {
         cli_errorf("folded: --per-capability is for --source time; heap "
                    "censuses are not per capability");
