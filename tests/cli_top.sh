@@ -192,6 +192,11 @@ head -c 3000 "$log" >"$TMP/cut.eventlog"
 run top "$TMP/cut.eventlog"
 expect_rc "top of a log cut before its samples" 4
 expect_err_grep "top of a log cut before its samples" "cut"
+head -c 205000 "$log" >"$TMP/cut.eventlog"
+run top --json "$TMP/cut.eventlog"
+expect_rc "top of a log cut among its samples" 0
+expect_err_grep "top of a log cut among its samples" "warning: .*truncated"
+expect_out_grep "top of a log cut among its samples: the samples before the cut" '^\{"total_ticks": [1-9][0-9]*,'
 
 # ---- speedscope's format ------------------------------------------------------
 

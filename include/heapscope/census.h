@@ -6,7 +6,8 @@
  * band present in it. Bands are interned once and keep a stable index.
  * Memory grows with samples x bands present, never with the number of
  * events. It also holds the cost-centre definitions, the time profile
- * (stacks with tick counts), user markers, and the heap-size lines.
+ * (stacks with tick counts, and each sample's time and capability in 16
+ * bytes), user markers, and the heap-size lines.
  *
  * It is built incrementally: hand every event to hs_census_add_event() as
  * the reader produces it, then call hs_census_finish() once. The same code
