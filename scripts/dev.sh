@@ -54,10 +54,21 @@ install_missing() {
         -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# playwright-core for the browser tests, pinned in tests/browser/package.json,
-# into tests/browser/node_modules (gitignored); the tests skip without it.
+# The browser tests' npm packages (playwright-core; speedscope and ajv for
+# the speedscope output), pinned in tests/browser/package.json and its lock
+# file, into tests/browser/node_modules (gitignored); the tests skip without
+# them. Installs when any package the file lists is missing or at another
+# version, so a package added later reaches an existing checkout too.
 browser_deps() {
-    [ -d tests/browser/node_modules/playwright-core ] && return 0
+    (cd tests/browser && node -e '
+        const deps = require("./package.json").dependencies;
+        for (const [name, want] of Object.entries(deps)) {
+            let have;
+            try {
+                have = require("./node_modules/" + name + "/package.json").version;
+            } catch (e) {}
+            if (have !== want) process.exit(1);
+        }') 2>/dev/null && return 0
     (cd tests/browser && npm install --no-audit --no-fund --silent) ||
         echo "dev.sh: npm install failed: the browser tests will be skipped" >&2
 }

@@ -26,12 +26,17 @@ cp "$p" "$TMP/in/prog.eventlog"
 run report "$TMP/in/prog.eventlog" -d "$TMP/swap"
 expect_rc "report of a -p log" 0
 check "report -p: time folded written" test -s "$TMP/swap/prog.time.folded"
+check "report -p: speedscope's format written" \
+    grep -q '^{"\$schema": "https://www.speedscope.app/file-format-schema.json",$' "$TMP/swap/prog.speedscope.json"
+check "report -p: speedscope's file as folded --format speedscope writes it" \
+    cmp -s "$TMP/swap/prog.speedscope.json" <("$BIN" folded --source time --format speedscope "$TMP/in/prog.eventlog")
 check "report -p: page written" test -s "$TMP/swap/prog.html"
 check "report -p: page has the time profile" grep -q '"tprof":{"tick_us"' "$TMP/swap/prog.html"
 cp "$hc" "$TMP/in/prog.eventlog"
 run report "$TMP/in/prog.eventlog" -d "$TMP/swap"
 expect_rc "report of a heap log over it" 0
 check "report: the previous run's .time.folded is gone" absent "$TMP/swap/prog.time.folded"
+check "report: the previous run's .speedscope.json is gone" absent "$TMP/swap/prog.speedscope.json"
 check "report: the new set is there" test -s "$TMP/swap/prog.hp"
 
 # ---- a write that fails: the previous set stays whole ---------------------

@@ -86,5 +86,10 @@ void evw_ipe_ghc910(evw *w, uint64_t t, uint64_t addr, const char *name,
                     const char *closure, const char *type, const char *label,
                     const char *module, const char *srcloc);
 void evw_string_event(evw *w, uint16_t tag, uint64_t t, const char *s);
+/* PROF_BEGIN with the tick in ns, and a PROF_SAMPLE_COST_CENTRE of
+ * capability cap with its stack innermost first. */
+void evw_prof_begin(evw *w, uint64_t t, uint64_t tick_ns);
+void evw_prof_sample(evw *w, uint64_t t, uint32_t cap, uint64_t tick,
+                     int depth, const uint32_t *stack);
 
 #endif

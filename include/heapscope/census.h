@@ -6,7 +6,8 @@
  * band present in it. Bands are interned once and keep a stable index.
  * Memory grows with samples x bands present, never with the number of
  * events. It also holds the cost-centre definitions, the time profile
- * (stacks with tick counts), user markers, and the heap-size lines.
+ * (stacks with tick counts, and each sample's time and capability in 16
+ * bytes), user markers, and the heap-size lines.
  *
  * It is built incrementally: hand every event to hs_census_add_event() as
  * the reader produces it, then call hs_census_finish() once. The same code
@@ -353,6 +354,103 @@ HS_API size_t hs_census_tprof_cap_count(const hs_census *c);
  */
 HS_API uint64_t hs_census_tprof_cap_at(const hs_census *c, size_t k,
                                        size_t *stack, uint32_t *cap);
+
+/* The number of time-profile samples (PROF_SAMPLE_COST_CENTRE events,
+ * one tick each) over all capabilities. */
+HS_API size_t hs_census_tprof_sample_count(const hs_census *c);
+
+/*
+ * Time-profile sample i, in time order once the census is finished (in
+ * arrival order before; equal times keep it): its time in ns since the
+ * program started in *time_ns, its capability in *cap; returns its
+ * stack's index for hs_census_tprof_stack(), or SIZE_MAX (and zeros)
+ * when i is out of range.
+ */
+HS_API size_t hs_census_tprof_sample(const hs_census *c, size_t i,
+                                     uint64_t *time_ns, uint32_t *cap);
+
+/* --- the cost-centre table (top) -------------------------------------- */
+
+/* What a cost-centre table counts. */
+typedef enum hs_top_source {
+    HS_TOP_TIME = 0,              /* time-profile ticks (+RTS -p -l) */
+    HS_TOP_HEAP_PEAK = 1,         /* -hc: bytes at the sample with the
+                                     largest total in the window */
+    HS_TOP_HEAP_BYTE_SECONDS = 2  /* -hc: byte-seconds over the window
+                                     (hs_census_band_stats's rule) */
+} hs_top_source;
+
+typedef struct hs_top_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
+    hs_top_source source;
+    int cap;                  /* time: only this capability; -1: all */
+    uint64_t from_ns, to_ns;  /* the window, both ends included */
+} hs_top_options;
+
+/* Fills *opt with the defaults: time ticks, every capability, the whole
+ * run (0 to UINT64_MAX). */
+HS_API void hs_top_options_init_size(hs_top_options *opt, size_t size);
+static inline void hs_top_options_init(hs_top_options *opt)
+{
+    hs_top_options_init_size(opt, sizeof *opt);
+}
+
+/*
+ * One cost centre's row. Strings are never NULL: an undefined id reads
+ * label "<cc N>" with empty module and srcloc; samples whose stack is
+ * empty (the runtime's MAIN alone) are the row "MAIN" (id UINT32_MAX,
+ * module "MAIN", srcloc "<built-in>"). self counts the samples (ticks,
+ * bytes or byte-seconds) whose innermost cost centre it is; inherited
+ * those whose stack holds it, each sample once even when the cost
+ * centre recurs in its stack.
+ */
+typedef struct hs_top_row {
+    uint32_t id;
+    const char *label, *module, *srcloc;
+    bool defined;             /* false: an id no definition named */
+    double self, inherited;
+} hs_top_row;
+
+/* A computed table; valid while its census is, freed by hs_top_free(). */
+typedef struct hs_top hs_top;
+
+/*
+ * The cost-centre table of census c (finished) under opt (NULL: the
+ * defaults) into *out: rows sorted by self, largest first (then by
+ * inherited, then by id). Returns HS_OK (a window or capability without
+ * samples gives a table of no rows), HS_ERR_NO_DATA (*out NULL) when the
+ * census has no time profile (HS_TOP_TIME) or no eventlog -hc heap
+ * profile (the heap sources), HS_ERR_INVALID for a window with from_ns >
+ * to_ns, an unknown source or a capability with a heap source, or
+ * HS_ERR_NOMEM. Allocates through the census's allocator.
+ */
+HS_API int hs_top_new(const hs_census *c, const hs_top_options *opt,
+                      hs_top **out);
+
+/* Frees a table; NULL is harmless. */
+HS_API void hs_top_free(hs_top *t);
+
+/* The options it was computed with (window, capability, source). */
+HS_API const hs_top_options *hs_top_get_options(const hs_top *t);
+
+/* The allocator it was made with (its census's), for what renders it. */
+HS_API const hs_allocator *hs_top_allocator(const hs_top *t);
+
+/* The sum of every row's self: the samples' ticks, bytes or
+ * byte-seconds in the window. */
+HS_API double hs_top_total(const hs_top *t);
+
+/* How many samples counted: time-profile samples (ticks), or heap
+ * samples in the window. */
+HS_API uint64_t hs_top_samples(const hs_top *t);
+
+/* The time profile's tick in ns (the census's tick_interval_ns; 0 when
+ * unknown or a heap source). */
+HS_API uint64_t hs_top_tick_ns(const hs_top *t);
+
+/* The number of rows, and row i (NULL when out of range). */
+HS_API size_t hs_top_count(const hs_top *t);
+HS_API const hs_top_row *hs_top_row_at(const hs_top *t, size_t i);
 
 /* --- warnings ------------------------------------------------------- */
 

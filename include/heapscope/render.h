@@ -138,6 +138,62 @@ static inline void hs_folded_options_init(hs_folded_options *opt)
 HS_API int hs_render_folded(const hs_census *c, hs_sink *out,
                             const hs_folded_options *opt);
 
+/* --- speedscope's file format ------------------------------------------ */
+
+typedef struct hs_speedscope_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
+    const char *name;        /* the file's "name" (the input's); NULL:
+                                "heapscope" */
+} hs_speedscope_options;
+
+/* Fills *opt with the defaults (no name). */
+HS_API void hs_speedscope_options_init_size(hs_speedscope_options *opt,
+                                           size_t size);
+static inline void hs_speedscope_options_init(hs_speedscope_options *opt)
+{
+    hs_speedscope_options_init_size(opt, sizeof *opt);
+}
+
+/*
+ * Writes the time profile as speedscope's JSON file format
+ * (https://www.speedscope.app/file-format-schema.json): "exporter"
+ * "heapscope VERSION", a frame table shared by every profile (one frame
+ * per cost centre, named "Module.label" as hs_render_folded names it,
+ * with "file", "line" and "col" from a GHC source location such as
+ * "Fib.hs:4:1-50" or "Fib.hs:(4,1)-(6,20)"), then "sampled" profiles of
+ * unit "none": all capabilities first, then one per capability in
+ * increasing order, samples in time order weighed in ticks (consecutive
+ * samples of one stack as one sample of their number). Returns HS_OK,
+ * HS_ERR_NO_DATA (nothing written) without a time profile, HS_ERR_NOMEM
+ * or HS_ERR_IO.
+ */
+HS_API int hs_render_speedscope(const hs_census *c, hs_sink *out,
+                                const hs_speedscope_options *opt);
+
+/* --- the cost-centre table (top) --------------------------------------- */
+
+typedef enum hs_top_format {
+    HS_TOP_TEXT = 0,   /* aligned columns, as GHC's .prof top table */
+    HS_TOP_CSV = 1,    /* one row per cost centre, libcsv's quoting */
+    HS_TOP_JSON = 2
+} hs_top_format;
+
+/*
+ * Writes table t (hs_top_new, census.h) in rows as they are sorted:
+ *   text  a title line (what is counted, over which capability and
+ *         window), then COST CENTRE, MODULE, SRC, %self, self,
+ *         %inherited, inherited; names with control bytes as \xHH;
+ *   CSV   name,module,srcloc,self_U,self_percent,inherited_U,
+ *         inherited_percent, U being ticks, bytes or byte_seconds, each
+ *         text quoted and guarded against formulas as hs_render_csv does;
+ *   JSON  {"total_U": N, "tick_s": S (ticks only; null when unknown),
+ *         "cost_centres": [{"name", "module", "srcloc", "self_U",
+ *         "inherited_U"}]}, the self values adding up to total_U.
+ * Returns HS_OK, HS_ERR_INVALID (an unknown format), HS_ERR_NOMEM or
+ * HS_ERR_IO.
+ */
+HS_API int hs_render_top(const hs_top *t, hs_sink *out, hs_top_format format);
+
 /* --- charts (cairo + pango) ------------------------------------------ */
 
 typedef enum hs_chart_format {

@@ -26,7 +26,7 @@ static inline uint64_t time_at(const unsigned char *a, size_t i, size_t size)
 
 /*
  * Stable sort by time of an array whose elements start with a u64 time
- * (markers, heap-line points). Such arrays arrive as a few long sorted
+ * (markers, heap-line points, time-profile samples). Such arrays arrive as a few long sorted
  * runs (one per capability buffer, interleaved block by block), so a
  * natural merge sort finishes in a few passes; its worst case is still
  * O(n log n).
@@ -181,6 +181,10 @@ int hs_census_finish(hs_census *c, bool complete)
         qsort(c->samples, c->nsamples, sizeof *c->samples, cmp_sample);
     if (c->markers_unsorted &&
         !stable_sort_by_time(c->alloc, c->markers, c->nmarkers, sizeof *c->markers))
+        return hs__census_nomem(c);
+    if (c->tsamples_unsorted &&
+        !stable_sort_by_time(c->alloc, c->tsamples, c->ntsamples,
+                             sizeof *c->tsamples))
         return hs__census_nomem(c);
     for (int i = 0; i < HS_LINE_COUNT; i++)
         if (c->lines_unsorted[i] &&

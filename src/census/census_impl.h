@@ -68,6 +68,14 @@ struct tstack {
     uint64_t ticks;
 };
 
+/* One time-profile sample: its time first (sorted by census_finish.c's
+ * stable sort by time), its stack (tstack_tab index) and capability. */
+struct tsample {
+    uint64_t time;
+    uint32_t stack;
+    uint32_t cap;
+};
+
 struct hs_census {
     hs_census_info info;
     int error;
@@ -126,6 +134,10 @@ struct hs_census {
     hs_intern tcap_tab;      /* key: {u32 stack index, u32 cap} */
     uint64_t *tcap_ticks;
     size_t cap_tcap;
+    struct tsample *tsamples;  /* every sample, in time order once
+                                  finished */
+    size_t ntsamples, cap_tsamples;
+    bool tsamples_unsorted;
 
     hs_intern undef_tab;     /* undefined cost-centre ids already warned */
 
@@ -216,7 +228,8 @@ int hs__census_set_program(hs_census *c, const hs_event *ev);
 int hs__census_add_marker(hs_census *c, uint64_t time, hs_str text);
 int hs__census_add_line_point(hs_census *c, hs_heap_line line,
                               const hs_event *ev);
-int hs__census_add_prof_sample(hs_census *c, const uint8_t *be,
-                               uint32_t depth, uint32_t cap);
+int hs__census_add_prof_sample(hs_census *c, uint64_t time,
+                               const uint8_t *be, uint32_t depth,
+                               uint32_t cap);
 
 #endif

@@ -1,13 +1,27 @@
 /*
  * The time profile: PROF_SAMPLE_COST_CENTRE stacks with tick counts, in
- * total and per capability.
+ * total and per capability, and every sample with its time (16 bytes
+ * each: a tick is 1 ms or more per capability, so an hour of one
+ * capability costs under 60 MB), for windows and time order.
  */
 #include "census/census_impl.h"
 
 #include <string.h>
 
-int hs__census_add_prof_sample(hs_census *c, const uint8_t *be, uint32_t depth,
-                           uint32_t cap)
+/* Appends sample (time, stack si, cap) to the time-ordered list. */
+static int add_tsample(hs_census *c, uint64_t time, uint32_t si, uint32_t cap)
+{
+    if (!hs_grow(c->alloc, (void **)&c->tsamples, &c->cap_tsamples,
+                 c->ntsamples + 1, sizeof *c->tsamples))
+        return hs__census_nomem(c);
+    if (c->ntsamples && time < c->tsamples[c->ntsamples - 1].time)
+        c->tsamples_unsorted = true;
+    c->tsamples[c->ntsamples++] = (struct tsample){time, si, cap};
+    return HS_OK;
+}
+
+int hs__census_add_prof_sample(hs_census *c, uint64_t time, const uint8_t *be,
+                               uint32_t depth, uint32_t cap)
 {
     uint32_t si;
     bool added;
@@ -22,6 +36,9 @@ int hs__census_add_prof_sample(hs_census *c, const uint8_t *be, uint32_t depth,
             return hs__census_nomem(c);
         c->tstacks[si] = (struct tstack){ids, depth, 0};
     }
+    int st = add_tsample(c, time, si, cap);
+    if (st)
+        return st;
     c->tstacks[si].ticks++;
     uint32_t key[2] = {si, cap};
     uint32_t ki;
@@ -88,3 +105,21 @@ uint64_t hs_census_tprof_cap_at(const hs_census *c, size_t k, size_t *stack,
     return c->tcap_ticks[k];
 }
 
+
+size_t hs_census_tprof_sample_count(const hs_census *c)
+{
+    return c->ntsamples;
+}
+
+size_t hs_census_tprof_sample(const hs_census *c, size_t i, uint64_t *time_ns,
+                              uint32_t *cap)
+{
+    if (i >= c->ntsamples) {
+        *time_ns = 0;
+        *cap = 0;
+        return SIZE_MAX;
+    }
+    *time_ns = c->tsamples[i].time;
+    *cap = c->tsamples[i].cap;
+    return c->tsamples[i].stack;
+}

@@ -41,3 +41,37 @@ int cli_census_command(const cli_census_cmd *cmd, void *args, int argc,
     hs_census_free(c);
     return rc;
 }
+
+/* Lists the distinct user markers of census c after a --between miss. */
+static void list_markers(const char *path, const hs_census *c)
+{
+    size_t n = hs_census_marker_count(c);
+    if (!n) {
+        cli_errorf("%s has no user markers (traceMarker)",
+                   cli_input_name(path));
+        return;
+    }
+    cli_errorf("the user markers of %s:", cli_input_name(path));
+    for (size_t i = 0; i < n && i < 50; i++) {
+        const hs_census_marker *m = hs_census_marker_at(c, i);
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = strcmp(hs_census_marker_at(c, j)->text, m->text) == 0;
+        if (!dup)
+            cli_linef("  \"%s\" at %.6f s", m->text,
+                      (double)m->time_ns / 1e9);
+    }
+}
+
+int cli_marker_window(const char *cmd, const char *path, const hs_census *c,
+                      const char *const between[2], uint64_t *from_ns,
+                      uint64_t *to_ns)
+{
+    hs_error err;
+    if (hs_diff_marker_window(c, between[0], between[1], from_ns, to_ns,
+                              &err) == HS_OK)
+        return EXIT_OK;
+    cli_errorf("%s: %s: %s", cmd, cli_input_name(path), err.message);
+    list_markers(path, c);
+    return EXIT_NO_DATA;
+}

@@ -117,7 +117,8 @@ void cli_print_help(const cli_command *cmd, const void *args, FILE *f);
 /* The options several commands share, defined once (shared_opts.c). */
 extern const cli_optdef cli_opt_output, cli_opt_name_limit, cli_opt_bands,
     cli_opt_include, cli_opt_exclude, cli_opt_sort, cli_opt_kind,
-    cli_opt_mlpd_by, cli_opt_mlpd_source, cli_opt_quiet;
+    cli_opt_mlpd_by, cli_opt_mlpd_source, cli_opt_quiet, cli_opt_from,
+    cli_opt_to, cli_opt_between;
 
 /*
  * Progress on long reads (progress.c). cli_progress_begin(fd, path)
@@ -156,6 +157,9 @@ void cli_linef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * ("standard output" for "-" or NULL). */
 const char *cli_input_name(const char *path);
 const char *cli_output_name(const char *path);
+/* The input's file name without its directories ("<stdin>" for "-"), as
+ * speedscope's files name their input. */
+const char *cli_input_base(const char *path);
 
 /*
  * Guards against libraries that crash, abort or hang when short of memory
@@ -295,6 +299,15 @@ typedef int (*cli_render_fn)(const hs_census *c, hs_sink *out,
 int cli_write_output(const char *cmd, const hs_census *c, const char *output,
                      cli_render_fn fn, const void *arg, const char *input,
                      const char *no_data);
+
+/*
+ * The window of --between A B in census c (hs_diff_marker_window): EXIT_OK
+ * with *from_ns and *to_ns set, or EXIT_NO_DATA after saying which marker
+ * is missing from input path and listing the markers it has.
+ */
+int cli_marker_window(const char *cmd, const char *path, const hs_census *c,
+                      const char *const between[2], uint64_t *from_ns,
+                      uint64_t *to_ns);
 
 /* The one FILE of a command line, or NULL after a usage error. */
 const char *cli_one_file(const char *cmd, const cli_parsed *p);

@@ -284,26 +284,6 @@ static const char *display(const char *path)
     return strcmp(path, "-") ? path : "<stdin>";
 }
 
-/* Lists the distinct user markers of census c after a --between miss. */
-static void list_markers(const char *path, const hs_census *c)
-{
-    size_t n = hs_census_marker_count(c);
-    if (!n) {
-        cli_errorf("%s has no user markers (traceMarker)", display(path));
-        return;
-    }
-    cli_errorf("the user markers of %s:", display(path));
-    for (size_t i = 0; i < n && i < 50; i++) {
-        const hs_census_marker *m = hs_census_marker_at(c, i);
-        bool dup = false;
-        for (size_t j = 0; j < i && !dup; j++)
-            dup = strcmp(hs_census_marker_at(c, j)->text, m->text) == 0;
-        if (!dup)
-            cli_linef("  \"%s\" at %.6f s", m->text,
-                      (double)m->time_ns / 1e9);
-    }
-}
-
 static int event_to_summary(void *user, const hs_event *ev)
 {
     return hs_summary_add_event(user, ev) < 0 ? -1 : 0;
@@ -354,13 +334,10 @@ static hs_summary *gc_figures(const char *path, const hs_census *c,
 static int marker_windows(diff_args *a, hs_census *c[2])
 {
     for (int k = 0; k < 2; k++) {
-        hs_error err;
-        if (hs_diff_marker_window(c[k], a->between[0], a->between[1],
-                                  &a->d.from_ns[k], &a->d.to_ns[k], &err)) {
-            cli_errorf("diff: %s: %s", display(a->path[k]), err.message);
-            list_markers(a->path[k], c[k]);
-            return EXIT_NO_DATA;
-        }
+        int rc = cli_marker_window("diff", a->path[k], c[k], a->between,
+                                   &a->d.from_ns[k], &a->d.to_ns[k]);
+        if (rc)
+            return rc;
     }
     a->d.from_marker = a->between[0];
     a->d.to_marker = a->between[1];

@@ -21,6 +21,10 @@ static const char head[] =
 
 static const char tail[] =
     "\n"
+    "speedscope's format (--format speedscope) is JSON whose $schema is\n"
+    "https://www.speedscope.app/file-format-schema.json; speedscope opens it\n"
+    "with every capability's timeline in time order.\n"
+    "\n"
     "Characters that would break a line (';', line breaks, a frame ending in\n"
     "a number) are replaced so every line parses.\n"
     "\n"
@@ -30,7 +34,16 @@ static const char tail[] =
 typedef struct folded_args {
     cli_census_args base;
     hs_folded_options fo;
+    int format;              /* FORMAT_* */
+    const char *input;       /* the input's name, for speedscope's "name" */
 } folded_args;
+
+enum { FORMAT_FOLDED, FORMAT_SPEEDSCOPE };
+
+static const cli_choice formats[] = {
+    {"folded", FORMAT_FOLDED, false},
+    {"speedscope", FORMAT_SPEEDSCOPE, false},
+    {NULL, 0, false}};
 
 static const cli_choice sources[] = {
     {"heap", HS_FOLDED_HEAP, false},
@@ -55,6 +68,13 @@ static const cli_optdef opt_weight = {
     "total (peak, the default), byte-seconds over\n"
     "the run (integral), bytes at the last sample;\n"
     "alloc: bytes (the default) or count"};
+static const cli_optdef opt_format = {
+    "format", 0, CLI_CHOICE, NULL, 0, 0, formats, 0, false,
+    "folded lines, or (--source time) speedscope's\n"
+    "JSON file format: one sampled profile of all\n"
+    "capabilities and one per capability, samples in\n"
+    "time order weighed in ticks, frames with their\n"
+    "file and line (default %D)"};
 static const cli_optdef opt_per_cap = {
     "per-capability", 0, CLI_FLAG, NULL, 0, 0, NULL, true, false,
     "time: the capability as the root frame"};
@@ -64,6 +84,7 @@ static const cli_optref opts[] = {
     CLI_OPT(opt_source, folded_args, fo.source),
     CLI_OPT(opt_weight, folded_args, fo.weight),
     CLI_OPT(opt_per_cap, folded_args, fo.per_capability),
+    CLI_OPT(opt_format, folded_args, format),
     CLI_OPT_END,
 };
 
@@ -88,6 +109,15 @@ static int check(void *arg, const cli_parsed *p)
                    "is weighted by ticks");
         return EXIT_USAGE;
     }
+    if (a->format == FORMAT_SPEEDSCOPE &&
+        (a->fo.source != HS_FOLDED_TIME || a->fo.per_capability)) {
+        cli_errorf("folded: --format speedscope is for --source time, "
+                   "without --per-capability (it has a profile per "
+                   "capability)");
+        return EXIT_USAGE;
+    }
+    if (p->npos == 1)
+        a->input = cli_input_base(p->pos[0]);
     if (a->fo.source != HS_FOLDED_TIME && a->fo.per_capability) {
         cli_errorf("folded: --per-capability is for --source time; heap "
                    "censuses are not per capability");
@@ -99,6 +129,12 @@ static int check(void *arg, const cli_parsed *p)
 static int render_folded(const hs_census *c, hs_sink *out, const void *arg)
 {
     const folded_args *a = arg;
+    if (a->format == FORMAT_SPEEDSCOPE) {
+        hs_speedscope_options so;
+        hs_speedscope_options_init(&so);
+        so.name = a->input;
+        return hs_render_speedscope(c, out, &so);
+    }
     return hs_render_folded(c, out, &a->fo);
 }
 
@@ -117,7 +153,7 @@ int cmd_folded(int argc, char **argv)
 {
     static const cli_census_cmd cmd = {&cli_cmd_folded, check, render_folded,
                                        no_data};
-    folded_args a = {{0}, {0}};
+    folded_args a = {{0}, {0}, FORMAT_FOLDED, NULL};
     hs_folded_options_init(&a.fo);
     return cli_census_command(&cmd, &a, argc, argv);
 }

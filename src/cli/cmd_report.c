@@ -24,6 +24,7 @@ static const char head[] =
     "  NAME.csv             the census, one row per band per sample\n"
     "  NAME.folded          heap folded stacks, bytes at the peak\n"
     "  NAME.time.folded     time-profile folded stacks, when the log has them\n"
+    "  NAME.speedscope.json the time profile in speedscope's file format\n"
     "  NAME.alloc.folded    .mlpd allocation stacks (backtrace;Class bytes),\n"
     "                       when the file has allocations\n"
     "  NAME.html            the interactive page: chart with hover, zoom and\n"

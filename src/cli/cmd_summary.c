@@ -31,9 +31,11 @@ static const char head[] =
 
 static const char tail[] =
     "\n"
-    "In a window a collection counts when its GC_STATS_GHC event falls in\n"
-    "it; allocation and sparks are the growth of the per-capability counters\n"
-    "between the last values posted before each edge.\n"
+    "With --between the log is read twice (standard input is spooled to a\n"
+    "temporary file). In a window a collection counts when its GC_STATS_GHC\n"
+    "event falls in it; allocation and sparks are the growth of the\n"
+    "per-capability counters between the last values posted before each\n"
+    "edge.\n"
     "\n"
     "Exit codes: 0 success (a truncated log is summarised up to the cut,\n"
     "with a warning); 1 malformed input; 2 usage; 3 I/O; 4 the log has no GC\n"
@@ -72,25 +74,11 @@ static const cli_optdef opt_json = {
     "allocated_bytes), unavailable[], notes[],\n"
     "warnings[] (figures refused as impossible);\n"
     "a figure the log cannot give is null"};
-static const cli_optdef opt_from = {
-    "from", 0, CLI_NUMBER, "SECONDS", 0, 1e15, NULL, 0, false,
-    "start of a window, seconds since program start"};
-static const cli_optdef opt_to = {
-    "to", 0, CLI_NUMBER, "SECONDS", 0, 1e15, NULL, 0, false,
-    "end of a window"};
-static const cli_optdef opt_between = {
-    "between", 0, CLI_PAIR, "A B", 0, 0, NULL, 0, false,
-    "the window from the first user marker named A\n"
-    "(exact name, from traceMarker) to the first marker\n"
-    "named B after it; A and B may be equal. Cannot be\n"
-    "combined with --from/--to. The log is read twice\n"
-    "(standard input is spooled to a temporary file)."};
-
 static const cli_optref opts[] = {
     CLI_OPT(opt_json, summary_args, json),
-    CLI_OPT(opt_from, summary_args, from),
-    CLI_OPT(opt_to, summary_args, to),
-    CLI_OPT(opt_between, summary_args, between),
+    CLI_OPT(cli_opt_from, summary_args, from),
+    CLI_OPT(cli_opt_to, summary_args, to),
+    CLI_OPT(cli_opt_between, summary_args, between),
     CLI_OPT(cli_opt_output, summary_args, output),
     CLI_OPT(cli_opt_quiet, summary_args, quiet),
     CLI_OPT_END,
@@ -295,8 +283,8 @@ static int parse_args(int argc, char **argv, summary_args *a)
     int rc = cli_parse(&cli_cmd_summary, argc, argv, a, &p);
     if (rc)
         return rc;
-    a->has_from = cli_given(&p, &opt_from);
-    a->has_to = cli_given(&p, &opt_to);
+    a->has_from = cli_given(&p, &cli_opt_from);
+    a->has_to = cli_given(&p, &cli_opt_to);
     if (!(a->path = cli_one_file("summary", &p)))
         return EXIT_USAGE;
     if (a->between[0] && (a->has_from || a->has_to)) {

@@ -103,6 +103,13 @@ const char *cli_input_name(const char *path)
     return path && strcmp(path, "-") ? path : "<stdin>";
 }
 
+const char *cli_input_base(const char *path)
+{
+    const char *name = cli_input_name(path);
+    const char *slash = strrchr(name, '/');
+    return slash && slash[1] ? slash + 1 : name;
+}
+
 const char *cli_output_name(const char *path)
 {
     return path && strcmp(path, "-") ? path : "standard output";

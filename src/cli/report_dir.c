@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 typedef enum what {
-    W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED, W_AFOLDED, W_HTML
+    W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED, W_SPEEDSCOPE, W_AFOLDED,
+    W_HTML
 } what;
 
 static const struct output {
@@ -22,7 +23,8 @@ static const struct output {
 } outputs[] = {
     {W_SVG, ".svg"},   {W_PDF, ".pdf"},       {W_HP, ".hp"},
     {W_CSV, ".csv"},   {W_FOLDED, ".folded"}, {W_TFOLDED, ".time.folded"},
-    {W_AFOLDED, ".alloc.folded"}, {W_HTML, ".html"},
+    {W_SPEEDSCOPE, ".speedscope.json"}, {W_AFOLDED, ".alloc.folded"},
+    {W_HTML, ".html"},
 };
 #define NOUT (sizeof outputs / sizeof outputs[0])
 
@@ -44,7 +46,8 @@ static bool wanted(const hs_census *c, const report_set *set, what w)
     case W_FOLDED: return heap && !set->alloc_samples;
     case W_SVG:
     case W_PDF: return heap && hs_chart_available();
-    case W_TFOLDED: return hs_census_tprof_count(c) > 0;
+    case W_TFOLDED:
+    case W_SPEEDSCOPE: return hs_census_tprof_count(c) > 0;
     case W_AFOLDED: return hs_census_alloc_site_count(c) > 0;
     case W_HTML: return true;
     default: return heap;
@@ -78,6 +81,7 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
     fo.weight = HS_WEIGHT_PEAK;
     fo.per_capability = false;
     hs_page_options po;
+    hs_speedscope_options so;
     switch (j->w) {
     case W_SVG:
     case W_PDF:
@@ -89,6 +93,10 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
     case W_TFOLDED:
         fo.source = HS_FOLDED_TIME;
         return hs_render_folded(c, out, &fo);
+    case W_SPEEDSCOPE:
+        hs_speedscope_options_init(&so);
+        so.name = cli_input_base(s->input);
+        return hs_render_speedscope(c, out, &so);
     case W_AFOLDED:
         fo.source = HS_FOLDED_ALLOC;
         fo.weight = HS_WEIGHT_BYTES;

@@ -36,7 +36,7 @@ void report_set_init(report_set *s);
 /*
  * Writes BASE.svg, .pdf (with charts), .hp, .csv, .folded (with heap
  * samples; of allocation samples only the chart and .csv), .time.folded
- * (with a time profile), .alloc.folded (with .mlpd allocation sites) and
+ * and .speedscope.json (with a time profile), .alloc.folded (with .mlpd allocation sites) and
  * .html into a temporary
  * directory inside `dir`, then moves them over the previous set and
  * removes the previous set's files this run does not write, so the

@@ -80,3 +80,18 @@ const cli_optdef cli_opt_mlpd_source = {
     "source", 0, CLI_CHOICE, NULL, 0, 0, samples, 0, false,
     ".mlpd: heap shots, or bytes allocated per 10 ms\n"
     "interval (default %D)"};
+
+const cli_optdef cli_opt_from = {
+    "from", 0, CLI_NUMBER, "SECONDS", 0, 1e15, NULL, 0, false,
+    "start of a window, seconds since program start"};
+
+const cli_optdef cli_opt_to = {
+    "to", 0, CLI_NUMBER, "SECONDS", 0, 1e15, NULL, 0, false,
+    "end of a window"};
+
+const cli_optdef cli_opt_between = {
+    "between", 0, CLI_PAIR, "A B", 0, 0, NULL, 0, false,
+    "the window from the first user marker named A\n"
+    "(exact name, from traceMarker) to the first marker\n"
+    "named B after it; A and B may be equal. Cannot be\n"
+    "combined with --from/--to."};

@@ -13,6 +13,7 @@
  */
 #include "heapscope/render.h"
 #include "common/internal.h"
+#include "render/csv_internal.h"
 
 #include <csv.h>
 #include <string.h>
@@ -42,26 +43,33 @@ static bool looks_like_formula(const char *s)
     return s[0] && strchr("=+-@\t\r", s[0]) != NULL;
 }
 
-static int quote_name(struct keys *k, size_t i, const char *name,
-                      bool guard)
+char *hs__csv_quote(const hs_allocator *alloc, const char *s, bool guard,
+                    size_t *out_len)
 {
-    size_t len = strlen(name);
-    const char *src = name;
+    size_t len = strlen(s);
+    const char *src = s;
     char *tmp = NULL;
-    if (guard && looks_like_formula(name)) {
-        if (!(tmp = hs_malloc(k->alloc, len + 2)))
-            return HS_ERR_NOMEM;
+    if (guard && looks_like_formula(s)) {
+        if (!(tmp = hs_malloc(alloc, len + 2)))
+            return NULL;
         tmp[0] = '\'';
-        memcpy(tmp + 1, name, len + 1);
+        memcpy(tmp + 1, s, len + 1);
         src = tmp;
         len++;
     }
     /* csv_write tells the size it needs when given too little room. */
     size_t need = csv_write(NULL, 0, src, len);
-    k->quoted[i] = hs_malloc(k->alloc, need ? need : 1);
-    if (k->quoted[i])
-        k->quoted_len[i] = csv_write(k->quoted[i], need, src, len);
-    hs_free(k->alloc, tmp);
+    char *q = hs_malloc(alloc, need ? need : 1);
+    if (q)
+        *out_len = csv_write(q, need, src, len);
+    hs_free(alloc, tmp);
+    return q;
+}
+
+static int quote_name(struct keys *k, size_t i, const char *name,
+                      bool guard)
+{
+    k->quoted[i] = hs__csv_quote(k->alloc, name, guard, &k->quoted_len[i]);
     return k->quoted[i] ? HS_OK : HS_ERR_NOMEM;
 }
 
