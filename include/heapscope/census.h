@@ -307,7 +307,8 @@ HS_API int hs_census_band_stats(const hs_census *c, hs_band_stats *out);
  *   - run: over every sample;
  *   - late: over the samples of the run's last third, the times within
  *     [t0 + 2/3 (t1 - t0), t1] for the first and last samples' t0, t1;
- * a slope over fewer than two samples is 0. The band is still growing at
+ * a slope over fewer than two samples is 0, and so is one that makes less
+ * than half a byte over its samples' time (rounding). The band is still growing at
  * the end when its late slope is above 0 and its bytes at the last sample
  * are above its mean over the run: a band that rises at the end but stays
  * below its usual size, or that reached its size early and holds it, is

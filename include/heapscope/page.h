@@ -139,9 +139,16 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  *               whole run's, from every sample even when `t` is merged:
  *               hs_census_band_stats(); the page shows these for the
  *               whole run and computes a zoomed window's by the same rule),
+ *               gr: [growth over the run, over its last third (bytes/s),
+ *               bytes at the last sample, 1 when still growing at the
+ *               end] (hs_census_band_growth(), from every sample),
+ *               ip: -hi only, its IPE record [info table, closure type,
+ *               Haskell type, label, module, source location]
+ *               (hs_census_band_ipe()),
  *               g: the bytes' common divisor, d: the encoded column of
  *               bytes / g, s: -hc stack as frame indices innermost first}]
- *   frames     names of the cost centres ("Module.label") for stacks
+ *   frames     the cost centres of the stacks: [module, label, source
+ *              location ("Leak.hs:6:34-37", or "")]
  *   markers    [[time us, text]]
  *   lines      {heap, live, blocks}: [times column, bytes column]
  *   tprof      null or {ticks_us, stacks: [[frames...]], ticks: [..],

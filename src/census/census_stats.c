@@ -29,6 +29,7 @@ typedef struct scratch {
     size_t ntouched;
     double total_sumsq;
     double sumt, sumtt;      /* with w->slope: t in s from the first sample */
+    double tlast;            /* the last sample's t */
     uint64_t t0;
 } scratch;
 
@@ -92,6 +93,7 @@ static void add_sample(const hs_census *c, hs_window_stats *w, scratch *s,
     double t = (double)(smp->time - s->t0) / 1e9;
     s->sumt += t;
     s->sumtt += t * t;
+    s->tlast = t;
     for (size_t k = 0; k < s->ntouched; k++) {
         uint32_t g = s->touched[k];
         add_value(&w->out[g], &s->sumsq[g], s->cur[g], smp->time, wt);
@@ -119,16 +121,19 @@ static void spread(hs_band_stats *s, double sumsq, size_t n)
 }
 
 /* The least-squares slopes from the sums (before spread() turns them
- * into means). */
+ * into means); a slope that makes less than half a byte over the window
+ * is rounding (a constant band's), 0. */
 static void slopes(hs_window_stats *w, const scratch *s, size_t ng)
 {
     double n = (double)w->samples;
     double den = n * s->sumtt - s->sumt * s->sumt;
-    for (size_t g = 0; g < ng; g++)
-        w->slope[g] = w->samples >= 2 && den > 0
-                          ? (n * s->sumtv[g] - s->sumt * w->out[g].mean_bytes) /
-                                den
-                          : 0;
+    for (size_t g = 0; g < ng; g++) {
+        double k = w->samples >= 2 && den > 0
+                       ? (n * s->sumtv[g] - s->sumt * w->out[g].mean_bytes) /
+                             den
+                       : 0;
+        w->slope[g] = fabs(k * s->tlast) < 0.5 ? 0 : k;
+    }
 }
 
 /* Zeroed figures, each peaking at time t until a sample says otherwise. */

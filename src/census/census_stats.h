@@ -42,7 +42,8 @@ typedef struct hs_window_stats {
                                       least-squares line through the
                                       group's bytes at the window's samples
                                       (absent: 0), in bytes per second; 0
-                                      for fewer than two samples */
+                                      for fewer than two samples or less
+                                      than half a byte over the window */
     uint64_t *last;                /* NULL, or [groups]: the bytes at the
                                       window's last sample */
 } hs_window_stats;
