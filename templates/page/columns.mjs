@@ -13,9 +13,9 @@ const TEXT = {
   module: ['module', b => b.module || ''], src: ['source', b => b.src || ''], file: ['file', b => fileOf(b.src)]
 };
 const WIDTH = {
-  sw: '1.6em', name: 'minmax(12em, 1fr)', table: 'minmax(9em, 1fr)', desc: '6em', type: 'minmax(8em, 1fr)', label: '8em',
-  module: 'minmax(7em, .6fr)', src: 'minmax(8em, .6fr)', pk: '6.5em', pt: '5.5em', bs: '4.5em', gr: '7em', late: '7em',
-  grows: '4.4em', sp: '84px'
+  sw: '1.4em', name: 'minmax(12em, 1.6fr)', table: 'minmax(7em, .8fr)', desc: 'minmax(5em, .5fr)', type: 'minmax(7em, .8fr)',
+  label: 'minmax(4em, .5fr)', module: 'minmax(6em, .6fr)', src: 'minmax(9em, 1fr)', pk: '5.6em', pt: '5.2em', bs: '4.9em',
+  gr: '6.6em', late: '6.6em', grows: '3.6em', sp: '84px'
 };
 // at 390 px: the narrow columns only, the name taking what is left
 const NARROW_W = { sw: '1.1em', name: 'minmax(0, 1fr)', table: 'minmax(0, 1fr)', pk: '4.6em', late: '6.3em', grows: '3.5em' };
