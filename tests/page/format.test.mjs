@@ -75,3 +75,20 @@ test('labels: cut in the middle, distinct, whole when short', () => {
   const mid = ['aaaaaaaaaaXaaaaaaaaaa', 'aaaaaaaaaaYaaaaaaaaaa'];
   assert.equal(new Set(shortLabels(mid, 12)).size, 2);
 });
+
+// The rule's shared test vectors, which tests/test_labels.c checks the C
+// chart legend's labels against too: one rule in both.
+test('shortLabels: the shared vectors (tests/page/short_labels.txt)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const text = readFileSync(new URL('./short_labels.txt', import.meta.url), 'utf8');
+  let groups = 0;
+  for (const block of text.split(/\n\n+/)) {
+    const lines = block.split('\n').filter(l => l && !l.startsWith('#'));
+    if (!lines.length) continue;
+    const max = Number(/^max (\d+)$/.exec(lines[0])[1]);
+    const pairs = lines.slice(1).map(l => l.split('\t'));
+    assert.deepEqual(shortLabels(pairs.map(p => p[0]), max), pairs.map(p => p[1]), 'max ' + max);
+    groups++;
+  }
+  assert.ok(groups >= 8);
+});
