@@ -112,7 +112,25 @@ async function hiCheck(h, browser, file) {
   await page.close();
 }
 
+// The zoomed legend at 1280 px: a name that fits its entry reads whole,
+// however wide another entry's name (-hd's MUT_ARR_PTRS_FROZEN_CLEAN).
+async function zoomedLegendCheck(h, browser) {
+  const dir = h.report('leak-hd');
+  const { page, log } = await h.open(browser, path.join(dir, 'leak-hd.html'));
+  await page.evaluate(() => window.heapscope.setWindow(0.3, 0.6));
+  await h.settle(page);
+  const got = await page.evaluate(() => [...document.querySelectorAll('.legend li.band .nm')].map(s => ({
+    name: s.parentNode.dataset.name, label: s.textContent, fits: s.scrollWidth <= s.clientWidth })));
+  const base = got.find(g => g.name === '<GHC.Base.sat_s6PO>');
+  h.check(base && base.label === base.name, 'leak-hd zoomed: <GHC.Base.sat_s6PO> reads whole: ' + (base && base.label));
+  h.check(got.length > 10 && got.every(g => g.fits), 'leak-hd zoomed: every label fits its entry');
+  h.check(new Set(got.map(g => g.label)).size === got.length, 'leak-hd zoomed: every label distinct');
+  h.check(log.errors.length === 0, 'leak-hd zoomed: no console errors: ' + log.errors.join('; '));
+  await page.close();
+}
+
 async function bandsCheck(browser, h) {
+  await zoomedLegendCheck(h, browser);
   const dir = h.report('leak-hc');
   const { page, log } = await h.open(browser, path.join(dir, 'leak-hc.html'));
   await hcCheck(h, page);
