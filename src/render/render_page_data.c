@@ -82,6 +82,18 @@ static void out_strlist(hs_outbuf *o, const char *const *l)
     hs_outbuf_putc(o, ']');
 }
 
+/* n strings as a JSON array. */
+static void out_strarray(hs_outbuf *o, const char *const *f, size_t n)
+{
+    hs_outbuf_putc(o, '[');
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            hs_outbuf_putc(o, ',');
+        out_cstr(o, f[k]);
+    }
+    hs_outbuf_putc(o, ']');
+}
+
 /* --- points: every sample, or samples merged into time intervals -------- */
 
 static uint64_t gcd64(uint64_t x, uint64_t y)
@@ -238,13 +250,8 @@ static void out_frames(pdata *p, frames *f)
             out_cstr(p->o, name);
             continue;
         }
-        hs_outbuf_putc(p->o, '[');
-        out_cstr(p->o, cc->module);
-        hs_outbuf_putc(p->o, ',');
-        out_cstr(p->o, cc->label);
-        hs_outbuf_putc(p->o, ',');
-        out_cstr(p->o, cc->srcloc);
-        hs_outbuf_putc(p->o, ']');
+        const char *const parts[] = {cc->module, cc->label, cc->srcloc};
+        out_strarray(p->o, parts, 3);
     }
     hs_outbuf_puts(p->o, "],");
 }
@@ -267,13 +274,8 @@ static void out_growth_ipe(pdata *p, size_t b)
         return;
     const char *const f[] = {r->table_name, r->closure_desc, r->type_desc,
                              r->label, r->module, r->srcloc};
-    hs_outbuf_puts(p->o, ",\"ip\":[");
-    for (size_t k = 0; k < sizeof f / sizeof *f; k++) {
-        if (k)
-            hs_outbuf_putc(p->o, ',');
-        out_cstr(p->o, f[k]);
-    }
-    hs_outbuf_putc(p->o, ']');
+    hs_outbuf_puts(p->o, ",\"ip\":");
+    out_strarray(p->o, f, sizeof f / sizeof *f);
 }
 
 static void out_band(pdata *p, size_t b, const hs_page_style *sty,

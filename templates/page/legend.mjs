@@ -74,7 +74,8 @@ export function drawLegend() {
   }
   const n = S.visible ? entries.filter(e => e.on).length : all.length;
   const cc = S.ccPath ? el('span', { class: 'cc', title: S.ccPath.join(' › '), text: 'under ' + S.ccPath[S.ccPath.length - 1] + ': ' }) : '';
-  ui.lstate.replaceChildren(cc, all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : whyEmpty(S.search, !!S.growing) + ' ',
+  const grows = S.growing ? el('span', { class: 'cc', title: 'the "growing" quick filter is on', text: 'still growing: ' }) : '';
+  ui.lstate.replaceChildren(cc, grows, all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : whyEmpty(S.search, !!S.growing) + ' ',
     S.visible ? el('button', { type: 'button', class: 'lall', text: 'show all', onclick: () => { S.visible = null; redraw(); } }) : '');
   ui.lstate.dataset.shown = String(n);
   ui.lstate.dataset.of = String(all.length);

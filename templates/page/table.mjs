@@ -122,7 +122,7 @@ function groupRow(h) {
   const names = h.rows.map(x => x.b.name);
   return el('div', { class: 'trow tgroup', role: 'row', 'data-group': h.name, title: 'click: show these ' + names.length + ' bands in the chart',
     onclick: () => { S.visible = new Set(names); S.search = ''; ui.search.value = ''; S.tab = 'chart'; showTab(); } },
-  el('span', { class: 'gname', text: '▾ ' + h.name }),
+  el('span', { class: 'gname', text: h.name }),
   el('span', { class: 'gfig', text: names.length + ' band' + (names.length === 1 ? '' : 's') + ' · ' + fmtPct(h.share) +
     ' · ' + fmtRate(h.late) + ' late' + (h.growing ? ' · ' + h.growing + ' growing' : '') }));
 }
