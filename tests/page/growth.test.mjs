@@ -124,3 +124,15 @@ test('groupRows: groups by module with summed figures, ordered by the key', () =
   const byName = groupRows(rows, 'file', sortValue(cols, 'table'), 1, true);
   assert.deepEqual(byName.map(x => (x.group ? '#' + x.name : x.b.name)), ['#(none)', 'c', '#Leak.hs', 'a', '#src/Data/Cache.hs', 'b']);
 });
+
+test('provenance: a -hc band\'s innermost cost centre, a -hi band\'s IPE record', async () => {
+  const { provenance } = await import('../../templates/page/decode.mjs');
+  const info = [{ module: 'Main', label: 'main', src: 'leak.hs:(57,1)-(62,68)' }, { module: 'Main', label: 'records', src: 'leak.hs:38:1-42' }];
+  // stacks are innermost first in the document
+  assert.deepEqual(provenance({ s: [1, 0] }, info), { module: 'Main', src: 'leak.hs:38:1-42', cc: 'records' });
+  assert.deepEqual(provenance({}, info), { module: '', src: '' });
+  const p = provenance({ ip: ['leaky_info', 'THUNK', 'Map Int [Char]', 'leaky', 'Leak', 'Leak.hs:6:34-37'] }, info);
+  assert.equal(p.module, 'Leak');
+  assert.equal(p.src, 'Leak.hs:6:34-37');
+  assert.deepEqual(p.ipe, { table: 'leaky_info', desc: 'THUNK', type: 'Map Int [Char]', label: 'leaky', module: 'Leak', src: 'Leak.hs:6:34-37' });
+});
