@@ -225,6 +225,26 @@ HS_API size_t hs_census_band_stack(const hs_census *c, size_t band,
 HS_API const hs_cost_centre *hs_census_cost_centre(const hs_census *c,
                                                    uint32_t id);
 
+/* What an IPE record (-hi) says of an info table. Strings owned by the
+ * census, empty (never NULL) where the record leaves them out. */
+typedef struct hs_census_ipe {
+    uint64_t address;
+    const char *table_name;   /* e.g. "sat_s154_info" */
+    const char *closure_desc; /* the closure type: "21", "THUNK", ... */
+    const char *type_desc;    /* the Haskell type: "Integer -> IO ()" */
+    const char *label;        /* the binding: "main" */
+    const char *module;       /* "Main" */
+    const char *srcloc;       /* "Test.hs:5:1-30" */
+} hs_census_ipe;
+
+/*
+ * For a -hi band of a finished census whose address an IPE record names:
+ * that record (valid until freed); NULL for other bands (no record, or
+ * another breakdown).
+ */
+HS_API const hs_census_ipe *hs_census_band_ipe(const hs_census *c,
+                                               size_t band);
+
 /* --- samples -------------------------------------------------------- */
 
 /* The number of heap samples, in time order. */
@@ -280,6 +300,31 @@ typedef struct hs_band_stats {
  * Returns HS_OK, or HS_ERR_NOMEM.
  */
 HS_API int hs_census_band_stats(const hs_census *c, hs_band_stats *out);
+
+/*
+ * How a band grows, for leak hunting. The slopes are of the least-squares
+ * line through the band's bytes at the samples (absent counting as 0), in
+ * bytes per second:
+ *   - run: over every sample;
+ *   - late: over the samples of the run's last third, the times within
+ *     [t0 + 2/3 (t1 - t0), t1] for the first and last samples' t0, t1;
+ * a slope over fewer than two samples is 0, and so is one that makes less
+ * than half a byte over its samples' time (rounding). The band is still growing at
+ * the end when its late slope is above 0 and its bytes at the last sample
+ * are above its mean over the run: a band that rises at the end but stays
+ * below its usual size, or that reached its size early and holds it, is
+ * not.
+ */
+typedef struct hs_band_growth {
+    double run_bytes_per_sec;
+    double late_bytes_per_sec;
+    uint64_t last_bytes;      /* at the last sample */
+    bool growing;
+} hs_band_growth;
+
+/* Fills out[0 .. hs_census_band_count(c)), which the caller allocates, by
+ * the rule above. Returns HS_OK, or HS_ERR_NOMEM. */
+HS_API int hs_census_band_growth(const hs_census *c, hs_band_growth *out);
 
 /* --- band groups: bands as a .hp or CSV file names them --------------- */
 

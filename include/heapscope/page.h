@@ -27,6 +27,18 @@
  * largest `bands` the rest of what
  * is admitted is drawn as one OTHER band.
  *
+ * The Bands table lists every band with where it comes from (a -hc
+ * band's innermost cost centre's module and source location; a -hi band's
+ * info table, closure type, Haskell type, label, module and source
+ * location, each a column), its peak, share and growth over the time shown
+ * and over its last third (bytes/s) and whether it is still growing at the
+ * end (hs_census_band_growth's rule; a zoomed window's by the same rule);
+ * every column sorts, the filter takes words or column:value (module:M,
+ * src:S, file:F, type:T, ...), and the rows group by module or by source
+ * file. The chart's "growing" quick filter admits only the bands still
+ * growing at the end of the time shown. Cost-centre frames and tooltips
+ * name the source location too.
+ *
  * The page's read-only hook for tests and the curious, window.heapscope:
  *   state        the view's settings (search, visible, ccPath, win, ...)
  *   runs         the decoded runs
@@ -38,7 +50,9 @@
  *   setWindow(t0, t1), redraw(), busy, scriptStart, firstDraw
  * Legend entries carry data-name (the band's full name) and data-peak
  * (its peak in view, bytes); icicle frames carry data-path (the JSON
- * array of frame names from the outermost).
+ * array of frame names from the outermost); the Bands table's header cells
+ * carry data-key (the column) and its rows data-band (the band's index)
+ * or, for a group's header, data-group.
  *
  * Like every renderer it reads a finished census and writes to a sink;
  * memory comes from the census's allocator.
@@ -144,9 +158,16 @@ HS_API int hs_render_page(const hs_census *c, hs_sink *out,
  *               whole run's, from every sample even when `t` is merged:
  *               hs_census_band_stats(); the page shows these for the
  *               whole run and computes a zoomed window's by the same rule),
+ *               gr: [growth over the run, over its last third (bytes/s),
+ *               bytes at the last sample, 1 when still growing at the
+ *               end] (hs_census_band_growth(), from every sample),
+ *               ip: -hi only, its IPE record [info table, closure type,
+ *               Haskell type, label, module, source location]
+ *               (hs_census_band_ipe()),
  *               g: the bytes' common divisor, d: the encoded column of
  *               bytes / g, s: -hc stack as frame indices innermost first}]
- *   frames     names of the cost centres ("Module.label") for stacks
+ *   frames     the cost centres of the stacks: [module, label, source
+ *              location ("Leak.hs:6:34-37", or "")]
  *   markers    [[time us, text]]
  *   lines      {heap, live, blocks}: [times column, bytes column]
  *   tprof      null or {ticks_us, stacks: [[frames...]], ticks: [..],

@@ -40,6 +40,7 @@ struct band {
     uint32_t depth;
     uint32_t kind;
     bool unresolved;        /* named with "<cc N>" for an undefined id */
+    uint32_t ipe;           /* -hi: its IPE record's index + 1, or 0 */
 };
 
 struct band_last {
@@ -56,11 +57,6 @@ struct sample {
     size_t seq;             /* arrival order, to keep sorting stable */
 };
 
-struct ipe {
-    uint64_t address;
-    const char *table_name, *closure_desc, *type_desc, *label, *module,
-        *srcloc;
-};
 
 struct tstack {
     const uint32_t *ids;
@@ -117,7 +113,7 @@ struct hs_census {
     size_t cap_ccs;
 
     hs_intern ipe_tab;       /* key: u64 address, host order */
-    struct ipe *ipes;
+    hs_census_ipe *ipes;
     size_t cap_ipes;
 
     hs_census_marker *markers;

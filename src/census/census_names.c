@@ -171,7 +171,7 @@ int hs__census_add_ipe(hs_census *c, const hs_event *ev)
     if (!hs_grow(c->alloc, (void **)&c->ipes, &c->cap_ipes, (size_t)idx + 1,
                  sizeof *c->ipes))
         return hs__census_nomem(c);
-    struct ipe *r = &c->ipes[idx];
+    hs_census_ipe *r = &c->ipes[idx];
     r->address = addr;
     r->table_name = hs__census_dup(c, ev->u.ipe.table_name);
     r->closure_desc = hs__census_dup(c, ev->u.ipe.closure_desc);
@@ -225,7 +225,7 @@ int hs__census_resolve_ipe(hs_census *c)
         uint32_t k = hs_intern_find(&c->ipe_tab, &addr, sizeof addr);
         if (k == UINT32_MAX)
             continue;
-        const struct ipe *r = &c->ipes[k];
+        const hs_census_ipe *r = &c->ipes[k];
         size_t n = strlen(r->table_name) + strlen(r->type_desc) +
                    strlen(r->srcloc) + strlen(b->name) + 16;
         char *name = hs_arena_alloc(&c->arena, n);
@@ -242,6 +242,7 @@ int hs__census_resolve_ipe(hs_census *c)
                                     r->srcloc);
         snprintf(name + len, n - len, " (%s)", b->name);
         b->name = name;
+        b->ipe = k + 1;
     }
     return HS_OK;
 }
@@ -285,3 +286,10 @@ const hs_cost_centre *hs_census_cost_centre(const hs_census *c, uint32_t id)
     return find_cc(c, id);
 }
 
+
+const hs_census_ipe *hs_census_band_ipe(const hs_census *c, size_t band)
+{
+    if (band >= c->nbands || !c->bands[band].ipe)
+        return NULL;
+    return &c->ipes[c->bands[band].ipe - 1];
+}

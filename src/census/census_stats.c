@@ -25,8 +25,12 @@ typedef struct scratch {
     bool *in_sample;
     uint32_t *touched;
     double *sumsq;
+    double *sumtv;           /* with w->slope: sum of t * bytes */
     size_t ntouched;
     double total_sumsq;
+    double sumt, sumtt;      /* with w->slope: t in s from the first sample */
+    double tlast;            /* the last sample's t */
+    uint64_t t0;
 } scratch;
 
 /* Samples [*i0, *i1) of c within [from, to]. */
@@ -69,7 +73,7 @@ static void add_value(hs_band_stats *s, double *sumsq, uint64_t v,
 }
 
 static void add_sample(const hs_census *c, hs_window_stats *w, scratch *s,
-                       size_t i, double wt)
+                       size_t i, double wt, bool last)
 {
     const struct sample *smp = &c->samples[i];
     const hs_census_entry *e = smp->count ? c->entries + smp->first : NULL;
@@ -86,9 +90,17 @@ static void add_sample(const hs_census *c, hs_window_stats *w, scratch *s,
         s->cur[g] = hs_add_sat(s->cur[g], e[k].bytes);
         total = hs_add_sat(total, e[k].bytes);
     }
+    double t = (double)(smp->time - s->t0) / 1e9;
+    s->sumt += t;
+    s->sumtt += t * t;
+    s->tlast = t;
     for (size_t k = 0; k < s->ntouched; k++) {
         uint32_t g = s->touched[k];
         add_value(&w->out[g], &s->sumsq[g], s->cur[g], smp->time, wt);
+        if (s->sumtv)
+            s->sumtv[g] += t * (double)s->cur[g];
+        if (w->last && last)
+            w->last[g] = s->cur[g];
         if (w->present)
             w->present[g] = true;
         s->in_sample[g] = false;
@@ -106,6 +118,22 @@ static void spread(hs_band_stats *s, double sumsq, size_t n)
     double var = sumsq / (double)n - mean * mean;
     s->mean_bytes = mean;
     s->stddev_bytes = var > 0 ? sqrt(var) : 0;
+}
+
+/* The least-squares slopes from the sums (before spread() turns them
+ * into means); a slope that makes less than half a byte over the window
+ * is rounding (a constant band's), 0. */
+static void slopes(hs_window_stats *w, const scratch *s, size_t ng)
+{
+    double n = (double)w->samples;
+    double den = n * s->sumtt - s->sumt * s->sumt;
+    for (size_t g = 0; g < ng; g++) {
+        double k = w->samples >= 2 && den > 0
+                       ? (n * s->sumtv[g] - s->sumt * w->out[g].mean_bytes) /
+                             den
+                       : 0;
+        w->slope[g] = fabs(k * s->tlast) < 0.5 ? 0 : k;
+    }
 }
 
 /* Zeroed figures, each peaking at time t until a sample says otherwise. */
@@ -127,16 +155,24 @@ int hs__census_window_stats(const hs_census *c, hs_window_stats *w)
         start(w->total, 1, t0);
     if (w->present)
         memset(w->present, 0, ng * sizeof *w->present);
+    if (w->last)
+        memset(w->last, 0, ng * sizeof *w->last);
     const hs_allocator *a = c->alloc;
     size_t n = ng ? ng : 1;
-    scratch s = {hs_malloc(a, n * sizeof *s.cur),
-                 hs_calloc(a, n, sizeof *s.in_sample),
-                 hs_malloc(a, n * sizeof *s.touched),
-                 hs_calloc(a, n, sizeof *s.sumsq), 0, 0};
-    int st = s.cur && s.in_sample && s.touched && s.sumsq ? HS_OK
-                                                          : HS_ERR_NOMEM;
+    scratch s = {.cur = hs_malloc(a, n * sizeof *s.cur),
+                 .in_sample = hs_calloc(a, n, sizeof *s.in_sample),
+                 .touched = hs_malloc(a, n * sizeof *s.touched),
+                 .sumsq = hs_calloc(a, n, sizeof *s.sumsq),
+                 .sumtv = w->slope ? hs_calloc(a, n, sizeof *s.sumtv) : NULL,
+                 .t0 = t0};
+    int st = s.cur && s.in_sample && s.touched && s.sumsq &&
+                     (s.sumtv || !w->slope)
+                 ? HS_OK
+                 : HS_ERR_NOMEM;
     for (size_t i = i0; i < i1 && st == HS_OK; i++)
-        add_sample(c, w, &s, i, sample_weight(c, i, i0, i1));
+        add_sample(c, w, &s, i, sample_weight(c, i, i0, i1), i + 1 == i1);
+    if (w->slope && st == HS_OK)
+        slopes(w, &s, ng);
     for (size_t g = 0; g < ng && st == HS_OK; g++)
         spread(&w->out[g], s.sumsq[g], w->samples);
     if (w->total && st == HS_OK)
@@ -145,6 +181,7 @@ int hs__census_window_stats(const hs_census *c, hs_window_stats *w)
     hs_free(a, s.in_sample);
     hs_free(a, s.touched);
     hs_free(a, s.sumsq);
+    hs_free(a, s.sumtv);
     return st;
 }
 
@@ -152,4 +189,45 @@ int hs_census_band_stats(const hs_census *c, hs_band_stats *out)
 {
     hs_window_stats w = {.from_ns = 0, .to_ns = UINT64_MAX, .out = out};
     return hs__census_window_stats(c, &w);
+}
+
+/* hs_census_band_growth's figures for n bands into out, with room for
+ * their run statistics in st and slopes in slope. */
+static int growth_of(const hs_census *c, hs_band_growth *out,
+                     hs_band_stats *st, double *slope, uint64_t *last)
+{
+    size_t n = c->nbands;
+    hs_window_stats w = {.from_ns = 0, .to_ns = UINT64_MAX, .out = st,
+                         .slope = slope, .last = last};
+    int rc = hs__census_window_stats(c, &w);
+    for (size_t b = 0; b < n && rc == HS_OK; b++)
+        out[b] = (hs_band_growth){slope[b], 0, last[b], false};
+    if (rc != HS_OK || c->nsamples < 2)
+        return rc;
+    uint64_t t0 = c->samples[0].time, t1 = c->samples[c->nsamples - 1].time;
+    /* the last third: from t0 + 2/3 of the span, rounded up */
+    uint64_t span = t1 - t0;
+    uint64_t from = t0 + span / 3 * 2 + (span % 3 * 2 + 2) / 3;
+    hs_window_stats late = {.from_ns = from, .to_ns = t1,
+                            .out = st + n, .slope = slope};
+    rc = hs__census_window_stats(c, &late);
+    for (size_t b = 0; b < n && rc == HS_OK; b++) {
+        out[b].late_bytes_per_sec = slope[b];
+        out[b].growing = slope[b] > 0 && (double)last[b] > st[b].mean_bytes;
+    }
+    return rc;
+}
+
+int hs_census_band_growth(const hs_census *c, hs_band_growth *out)
+{
+    size_t n = c->nbands ? c->nbands : 1;
+    hs_band_stats *st = hs_calloc(c->alloc, 2 * n, sizeof *st);
+    double *slope = hs_calloc(c->alloc, n, sizeof *slope);
+    uint64_t *last = hs_calloc(c->alloc, n, sizeof *last);
+    int rc = st && slope && last ? growth_of(c, out, st, slope, last)
+                                 : HS_ERR_NOMEM;
+    hs_free(c->alloc, st);
+    hs_free(c->alloc, slope);
+    hs_free(c->alloc, last);
+    return rc;
 }

@@ -24,7 +24,9 @@
  *     between its neighbours in the window, the first and the last half
  *     their one interval, a window of one sample one second;
  *   - mean and standard deviation over the window's samples, a group
- *     absent from a sample counting as 0 there.
+ *     absent from a sample counting as 0 there;
+ *   - on request, the least-squares slope and the last sample's bytes
+ *     (hs_census_band_growth's figures).
  */
 typedef struct hs_window_stats {
     uint64_t from_ns, to_ns;
@@ -36,6 +38,14 @@ typedef struct hs_window_stats {
                                       sample */
     hs_band_stats *total;          /* NULL, or all the bands together */
     size_t samples;                /* set: how many samples the window has */
+    double *slope;                 /* NULL, or [groups]: the slope of the
+                                      least-squares line through the
+                                      group's bytes at the window's samples
+                                      (absent: 0), in bytes per second; 0
+                                      for fewer than two samples or less
+                                      than half a byte over the window */
+    uint64_t *last;                /* NULL, or [groups]: the bytes at the
+                                      window's last sample */
 } hs_window_stats;
 
 /* Fills w's outputs. HS_OK, or HS_ERR_NOMEM. */

@@ -151,8 +151,8 @@ static int heap_weights(hs_top *t, const hs_census *c, double *w)
                 (double)c->entries[s->first + k].bytes;
     } else {
         hs_band_stats *st = hs_calloc(t->alloc, nb ? nb : 1, sizeof *st);
-        hs_window_stats ws = {t->opt.from_ns, t->opt.to_ns, NULL, 0, st,
-                              NULL, NULL, 0};
+        hs_window_stats ws = {.from_ns = t->opt.from_ns,
+                              .to_ns = t->opt.to_ns, .out = st};
         if (!st || hs__census_window_stats(c, &ws) != HS_OK) {
             hs_free(t->alloc, st);
             return HS_ERR_NOMEM;

@@ -144,7 +144,9 @@ static int window_figures(hs_diff *d, int which, const uint32_t *key_of_band,
     hs_band_stats *st = hs_calloc(d->alloc, nk ? nk : 1, sizeof *st);
     bool *present = hs_calloc(d->alloc, nk ? nk : 1, sizeof *present);
     hs_band_stats total;
-    hs_window_stats w = {from, to, key_of_band, nk, st, present, &total, 0};
+    hs_window_stats w = {.from_ns = from, .to_ns = to,
+                         .group_of_band = key_of_band, .ngroups = nk,
+                         .out = st, .present = present, .total = &total};
     int rc = st && present ? hs__census_window_stats(d->census[which], &w)
                            : HS_ERR_NOMEM;
     unsigned char bit = which == HS_DIFF_BEFORE ? SEEN_BEFORE : SEEN_AFTER;

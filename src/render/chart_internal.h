@@ -97,6 +97,11 @@ enum { HS_ALIGN_LEFT, HS_ALIGN_RIGHT, HS_ALIGN_CENTER };
 double hs_chart_draw_text(hs_chart_canvas *cv, const char *text, double x,
                           double y, double size, bool bold, double max_w,
                           int align, uint32_t rgb);
+/* The same, drawing `text` (a shortened label) and keeping `full` in the
+ * SVG's searchable layer. */
+double hs_chart_draw_label(hs_chart_canvas *cv, const char *text,
+                           const char *full, double x, double y, double size,
+                           double max_w, int align, uint32_t rgb, bool bold);
 /* Text running upwards from x, y_top + its width, on a pale backing. */
 void hs_chart_draw_text_vertical(hs_chart_canvas *cv, const char *text,
                                  double x, double y_top, double size,

@@ -4,10 +4,12 @@
  * how many were left out.
  */
 #include "render/chart_internal.h"
+#include "render/short_label.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_double_desc(const void *a, const void *b)
 {
@@ -47,14 +49,15 @@ typedef struct row_geom {
 
 /* The peak right-aligned, the label ellipsized before it. */
 static void row_texts(hs_chart_canvas *cv, const row_geom *g, double y,
-                      const char *label, double peak)
+                      const char *label, const char *full, double peak)
 {
     char buf[64];
     hs_format_bytes(buf, sizeof buf, peak);
     hs_chart_draw_text(cv, buf, g->x + g->w, y, g->fs, false, 0,
                        HS_ALIGN_RIGHT, 0x555555);
-    hs_chart_draw_text(cv, label, g->x + g->sw + 5, y, g->fs, false,
-                       g->w - g->sw - 5 - g->peak_w, HS_ALIGN_LEFT, 0x222222);
+    hs_chart_draw_label(cv, label, full, g->x + g->sw + 5, y, g->fs,
+                        g->w - g->sw - 5 - g->peak_w, HS_ALIGN_LEFT, 0x222222,
+                        false);
 }
 
 static void legend_geom(hs_chart_canvas *cv, row_geom *g, double x, double w)
@@ -81,10 +84,57 @@ static double heap_line_rows(hs_chart_canvas *cv, const row_geom *g, double y,
         cairo_line_to(cr, g->x + g->sw, y + g->lh / 2 - 1);
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
-        row_texts(cv, g, y, ls->name, line_peak[l]);
+        row_texts(cv, g, y, ls->name, ls->name, line_peak[l]);
         y += g->lh;
     }
     return y;
+}
+
+/*
+ * Labels for names[0..n) by the page's rule (short_label.h): the most
+ * characters with which every label fits avail points (8 at the fewest,
+ * pango's end ellipsis past that). NULL when out of memory.
+ */
+static char **fit_labels(hs_chart_canvas *cv, const char **names, size_t n,
+                         double fs, double avail)
+{
+    size_t longest = 8;
+    for (size_t k = 0; k < n; k++)
+        if (strlen(names[k]) > longest)
+            longest = strlen(names[k]);
+    double cw = hs_chart_text_width(cv, "abcdefghijklmnopqrstuvwxyz", fs,
+                                    false) / 26;
+    size_t max = cw > 0 && avail / cw + 4 < (double)longest
+                     ? (size_t)(avail / cw) + 4 : longest;
+    for (;; max--) {
+        char **l = hs__short_labels(cv->alloc, names, n, max);
+        bool fit = l != NULL;
+        for (size_t k = 0; k < n && fit; k++)
+            fit = hs_chart_text_width(cv, l[k], fs, false) <= avail;
+        if (!l || fit || max <= 8)
+            return l;
+        hs__short_labels_free(cv->alloc, l, n);
+    }
+}
+
+/* The series the legend lists (the largest when not all fit), in
+ * stacking order, top first, into shown; returns their number. */
+static size_t listed(const hs_chart_selection *sel, double cut, size_t ties,
+                     size_t *shown)
+{
+    size_t n = 0;
+    for (size_t k = sel->nser; k-- > 0;) {
+        const hs_chart_series *s = &sel->ser[k];
+        if (s->integral < cut)
+            continue;
+        if (s->integral == cut) {
+            if (!ties)
+                continue;
+            ties--;
+        }
+        shown[n++] = k;
+    }
+    return n;
 }
 
 void hs_chart_draw_legend(hs_chart_canvas *cv, const hs_chart_selection *sel,
@@ -102,25 +152,31 @@ void hs_chart_draw_legend(hs_chart_canvas *cv, const hs_chart_selection *sel,
     if (sel->nser + nlines > fit)
         show = fit > nlines + 1 ? fit - nlines - 1 : 0;
     double cut;
-    size_t ties;
-    if (!legend_cut(cv, sel, show, &cut, &ties)) {
-        cv->status = HS_ERR_NOMEM;
-        return;
+    size_t ties, n = 0;
+    size_t *shown = hs_calloc(cv->alloc, sel->nser + 1, sizeof *shown);
+    const char **names = hs_calloc(cv->alloc, sel->nser + 1, sizeof *names);
+    char **labels = NULL;
+    if (shown && names && legend_cut(cv, sel, show, &cut, &ties)) {
+        n = listed(sel, cut, ties, shown);
+        for (size_t i = 0; i < n; i++)
+            names[i] = sel->ser[shown[i]].label;
+        labels = fit_labels(cv, names, n, g.fs, g.w - g.sw - 5 - g.peak_w);
     }
-    for (size_t k = sel->nser; k-- > 0;) {
-        const hs_chart_series *s = &sel->ser[k];
-        if (s->integral < cut)
-            continue;
-        if (s->integral == cut) {
-            if (!ties)
-                continue;
-            ties--;
-        }
+    if (!labels)
+        cv->status = HS_ERR_NOMEM;
+    for (size_t i = 0; labels && i < n; i++) {
+        const hs_chart_series *s = &sel->ser[shown[i]];
         cairo_rectangle(cv->cr, x, y + (g.lh - g.sw) / 2 - 1, g.sw, g.sw);
         hs_chart_fill_series(cv->cr, s, CAIRO_FILL_RULE_WINDING);
-        row_texts(cv, &g, y, s->label, peaks ? peaks[k] : s->peak);
+        row_texts(cv, &g, y, labels[i], s->label,
+                  peaks ? peaks[shown[i]] : s->peak);
         y += g.lh;
     }
+    hs__short_labels_free(cv->alloc, labels, n);
+    hs_free(cv->alloc, shown);
+    hs_free(cv->alloc, names);
+    if (cv->status)
+        return;
     if (show < sel->nser) {
         char more[96];
         snprintf(more, sizeof more, "\xe2\x80\xa6 and %zu more, not listed",

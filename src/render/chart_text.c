@@ -163,6 +163,14 @@ double hs_chart_draw_text(hs_chart_canvas *cv, const char *text, double x,
                           double y, double size, bool bold, double max_w,
                           int align, uint32_t rgb)
 {
+    return hs_chart_draw_label(cv, text, text, x, y, size, max_w, align, rgb,
+                               bold);
+}
+
+double hs_chart_draw_label(hs_chart_canvas *cv, const char *text,
+                           const char *full, double x, double y, double size,
+                           double max_w, int align, uint32_t rgb, bool bold)
+{
     PangoLayout *l = make_layout(cv, text, size, bold, max_w);
     if (!l)
         return 0;
@@ -176,7 +184,7 @@ double hs_chart_draw_text(hs_chart_canvas *cv, const char *text, double x,
     cairo_move_to(cv->cr, x, y);
     pango_cairo_show_layout(cv->cr, l);
     double base = pango_layout_get_baseline(l) / (double)PANGO_SCALE;
-    remember_text(cv, text, x, y + base, size, w, false);
+    remember_text(cv, full, x, y + base, size, w, false);
     g_object_unref(l);
     return w;
 }

@@ -28,6 +28,7 @@ typedef struct pdata {
     hs_outbuf *o;
     size_t ns, nb;
     hs_band_stats *st;
+    hs_band_growth *gr;
     bool *excluded;
     uint64_t *gcd;       /* per band */
     size_t *point_of;    /* per sample: its point (merged pages) */
@@ -77,6 +78,18 @@ static void out_strlist(hs_outbuf *o, const char *const *l)
         if (i)
             hs_outbuf_putc(o, ',');
         out_cstr(o, l[i]);
+    }
+    hs_outbuf_putc(o, ']');
+}
+
+/* n strings as a JSON array. */
+static void out_strarray(hs_outbuf *o, const char *const *f, size_t n)
+{
+    hs_outbuf_putc(o, '[');
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            hs_outbuf_putc(o, ',');
+        out_cstr(o, f[k]);
     }
     hs_outbuf_putc(o, ']');
 }
@@ -237,16 +250,33 @@ static void out_frames(pdata *p, frames *f)
             out_cstr(p->o, name);
             continue;
         }
-        hs_outbuf_putc(p->o, '[');
-        out_cstr(p->o, cc->module);
-        hs_outbuf_putc(p->o, ',');
-        out_cstr(p->o, cc->label);
-        hs_outbuf_putc(p->o, ']');
+        const char *const parts[] = {cc->module, cc->label, cc->srcloc};
+        out_strarray(p->o, parts, 3);
     }
     hs_outbuf_puts(p->o, "],");
 }
 
 /* --- the parts of the document ------------------------------------------ */
+
+/* A band's growth (hs_census_band_growth) and, for -hi, its IPE record. */
+static void out_growth_ipe(pdata *p, size_t b)
+{
+    const hs_band_growth *g = &p->gr[b];
+    hs_outbuf_puts(p->o, ",\"gr\":[");
+    out_double(p->o, g->run_bytes_per_sec);
+    hs_outbuf_putc(p->o, ',');
+    out_double(p->o, g->late_bytes_per_sec);
+    hs_outbuf_putc(p->o, ',');
+    hs_outbuf_u64(p->o, g->last_bytes);
+    hs_outbuf_puts(p->o, g->growing ? ",1]" : ",0]");
+    const hs_census_ipe *r = hs_census_band_ipe(p->c, b);
+    if (!r)
+        return;
+    const char *const f[] = {r->table_name, r->closure_desc, r->type_desc,
+                             r->label, r->module, r->srcloc};
+    hs_outbuf_puts(p->o, ",\"ip\":");
+    out_strarray(p->o, f, sizeof f / sizeof *f);
+}
 
 static void out_band(pdata *p, size_t b, const hs_page_style *sty,
                      column *col, frames *f)
@@ -269,6 +299,7 @@ static void out_band(pdata *p, size_t b, const hs_page_style *sty,
     out_double(p->o, s->stddev_bytes);
     hs_outbuf_puts(p->o, ",\"g\":");
     hs_outbuf_u64(p->o, p->gcd[b]);
+    out_growth_ipe(p, b);
     hs_outbuf_puts(p->o, ",\"d\":");
     out_col(p, col);
     const uint32_t *ids;
@@ -515,12 +546,16 @@ int hs__page_data(const hs_census *c, const hs_page_options *opt,
     hs_page_style *own = NULL;
     p.o = hs_malloc(p.a, sizeof *p.o);
     p.st = hs_calloc(p.a, p.nb ? p.nb : 1, sizeof *p.st);
+    p.gr = hs_calloc(p.a, p.nb ? p.nb : 1, sizeof *p.gr);
     p.excluded = hs_calloc(p.a, p.nb ? p.nb : 1, sizeof *p.excluded);
     if (!styles)
         styles = own = hs_calloc(p.a, p.nb ? p.nb : 1, sizeof *own);
-    int rc = p.o && p.st && p.excluded && styles ? HS_OK : HS_ERR_NOMEM;
+    int rc = p.o && p.st && p.gr && p.excluded && styles ? HS_OK
+                                                          : HS_ERR_NOMEM;
     if (rc == HS_OK)
         rc = hs_census_band_stats(c, p.st);
+    if (rc == HS_OK)
+        rc = hs_census_band_growth(c, p.gr);
     if (rc == HS_OK)
         rc = hs__page_styles(c, opt, own ? own : NULL, p.excluded);
     if (rc == HS_OK)
@@ -531,6 +566,7 @@ int hs__page_data(const hs_census *c, const hs_page_options *opt,
     }
     hs_free(p.a, p.o);
     hs_free(p.a, p.st);
+    hs_free(p.a, p.gr);
     hs_free(p.a, p.excluded);
     hs_free(p.a, p.gcd);
     hs_free(p.a, p.point_of);

@@ -47,19 +47,34 @@ export function decodeColumn(s, n, out) {
   return out;
 }
 
+// Where a band comes from: a -hi band's IPE record, or a -hc band's
+// innermost cost centre (its module and source location).
+export function provenance(b, info) {
+  if (b.ip) {
+    const [table, desc, type, label, module, src] = b.ip;
+    return { ipe: { table, desc, type, label, module, src }, module, src };
+  }
+  const cc = b.s && b.s.length ? info[b.s[0]] : null;
+  return cc ? { module: cc.module, src: cc.src, cc: cc.label } : { module: '', src: '' };
+}
+
 export function loadRun(d) {
   const n = d.points;
   const t = decodeColumn(d.t, n);
   for (let i = 1; i < n; i++) t[i] += t[i - 1];
   for (let i = 0; i < n; i++) t[i] /= 1e6;
   const store = new Float64Array(n * d.bands.length);
+  const info = (d.frames || []).map(f => (Array.isArray(f) ? { module: f[0], label: f[1], src: f[2] || '' } : null));
   const bands = d.bands.map((b, i) => {
     const v = decodeColumn(b.d, n, store.subarray(i * n, (i + 1) * n));
     if (b.g !== 1) for (let k = 0; k < n; k++) v[k] *= b.g;
+    const gr = b.gr || [0, 0, 0, 0];
     return {
       i, name: b.n, colour: b.c, hatched: !!b.h, excluded: !!b.x,
       peak: b.pk, peakT: b.pt / 1e6, bs: b.bs, sd: b.sd, v,
-      stack: b.s ? b.s.slice().reverse() : null
+      stack: b.s ? b.s.slice().reverse() : null,
+      growth: { run: gr[0], late: gr[1], last: gr[2], growing: !!gr[3] },
+      ...provenance(b, info)
     };
   });
   const lines = {};
@@ -73,9 +88,10 @@ export function loadRun(d) {
     lines[k] = { t: Float64Array.from(order, i => lt[i] / 1e6), v: Float64Array.from(order, i => lv[i]) };
   }
   const frames = (d.frames || []).map(f => Array.isArray(f) ? f[0] + '.' + f[1] : f);
+  const frameSrc = info.map(f => (f ? f.src : ''));
   const end = Math.max(d.end_us / 1e6, n ? t[n - 1] : 0);
   return {
-    d, n, t, bands, lines, frames, end,
+    d, n, t, bands, lines, frames, frameSrc, end,
     markers: (d.markers || []).map(m => ({ t: m[0] / 1e6, text: m[1] })),
     tprof: d.tprof, gc: d.gc
   };

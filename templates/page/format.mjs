@@ -70,3 +70,23 @@ export function shortLabels(names, max) {
   labels.forEach((l, k) => seen.set(l, (seen.get(l) || 0) + 1));
   return labels.map((l, k) => (seen.get(l) > 1 ? names[k] : l));
 }
+
+/* Labels for names (distinct) that each fit their own room (fits(label,
+ * k)): each the longest shortLabels gives, from `from` characters down to
+ * 8, that fits, so a short or narrow name is not cut for a wide one's sake;
+ * where two such labels meet, one length for all, the longest with which
+ * every label fits. */
+export function fitLabels(names, fits, from) {
+  const out = names.map(() => null);
+  for (let max = from; max >= 8 && out.some(l => l === null); max--) {
+    shortLabels(names, max).forEach((l, k) => { if (out[k] === null && fits(l, k)) out[k] = l; });
+  }
+  const least = shortLabels(names, 8);
+  const mixed = out.map((l, k) => l ?? least[k]);
+  if (new Set(mixed).size === mixed.length) return mixed;
+  for (let max = from; max > 8; max--) {
+    const l = shortLabels(names, max);
+    if (l.every(fits)) return l;
+  }
+  return least;
+}

@@ -1,5 +1,6 @@
 /* Pointer work on the chart: the crosshair and readout, the tooltip,
  * drag to zoom on the plot and on the overview. */
+import { whereFrom } from './columns.mjs';
 import { el } from './dom.mjs';
 import { fmtBytes, fmtExact, fmtSec, midCut } from './format.mjs';
 import { nearest } from './stats.mjs';
@@ -65,6 +66,7 @@ function showHover(c, t, yFrac) {
     c.read.append(el('br'), el('span', { class: 'sw', style: 'background:' + under.colour }), ' ',
       el('b', { class: 'uname', text: under.name }), ': ', el('span', { class: 'ubytes', text: fmtExact(under.v[i]) }),
       ' (' + fmtBytes(under.v[i]) + ')');
+    if (under.band && under.band.src) c.read.append(' ', el('span', { class: 'usrc', text: whereFrom(under.band) }));
   }
   c.read.dataset.time = String(ts);
   c.read.dataset.bytes = under ? String(under.v[i]) : '';
@@ -76,7 +78,7 @@ function showTip(c, i, px, yFrac) {
   const top = c.ser.filter(s => s.v[i] > 0).sort((a, b) => b.v[i] - a.v[i]).slice(0, 8);
   ui.tip.replaceChildren(el('div', { class: 't', text: fmtSec(c.run.t[i]) }),
     ...top.map(s => el('div', {}, el('span', { class: 'sw', style: 'background:' + s.colour }), ' ' + fmtBytes(s.v[i]) + ' ',
-      el('span', { class: 'nm', text: midCut(s.name, 60) }))));
+      el('span', { class: 'nm', text: midCut(s.name, 60) }), s.band && s.band.src ? el('span', { class: 'src', text: ' ' + whereFrom(s.band) }) : null)));
   // beside the crosshair, on the side with room (26em wide at most),
   // placed from offsets that stay valid between redraws
   ui.tip.hidden = false;

@@ -22,7 +22,7 @@ function renderIcicle(host, root, unit, onPick) {
   walk(focus, 0, 0);
   const box = el('div', { class: 'icicle', style: 'height:' + (rows.length * 22) + 'px' });
   rows.forEach((row, d) => row.forEach(({ n, x0, w }) => {
-    const label = (n === root ? 'all' : n.name) + ' · ' + unit(n.w) + ' (' + fmtPct(n.w / (root.w || 1)) + ')';
+    const label = (n === root ? 'all' : n.name) + (n.src ? ' · ' + n.src : '') + ' · ' + unit(n.w) + ' (' + fmtPct(n.w / (root.w || 1)) + ')';
     const hue = n === root ? '#c8c8c8' : 'hsl(' + (20 + (hash(n.name) % 40)) + ',75%,' + (62 + hash(n.name) % 14) + '%)';
     box.append(el('div', { class: 'frame', title: label, 'data-path': JSON.stringify(n.path),
       style: 'left:' + (x0 * 100) + '%;width:' + (w * 100) + '%;top:' + (d * 22) + 'px;background:' + hue,
@@ -55,7 +55,7 @@ export function drawFlame() {
   const root = newNode('all', []);
   for (const b of run.bands) {
     const w = S.flameWeight === 'peak' ? b.v[peakIdx] : b.bs;
-    if (w > 0) addPath(root, b.stack || [], run.frames, w, b);
+    if (w > 0) addPath(root, b.stack || [], run.frames, w, b, run.frameSrc);
   }
   const unit = S.flameWeight === 'peak' ? fmtBytes : (x => fmtBytes(x) + '·s');
   // a frame admits its subtree by stack prefix over every sample, whatever
@@ -84,8 +84,8 @@ export function buildTimePanel() {
 export function drawTimeFlame() {
   const run = runs[0], tp = run.tprof;
   const root = newNode('all', []);
-  if (S.flameCap < 0) for (const [ticks, stack] of tp.stacks) addPath(root, stack.slice().reverse(), run.frames, ticks, null);
-  else for (const [si, cap, ticks] of tp.caps) if (cap === S.flameCap) addPath(root, tp.stacks[si][1].slice().reverse(), run.frames, ticks, null);
+  if (S.flameCap < 0) for (const [ticks, stack] of tp.stacks) addPath(root, stack.slice().reverse(), run.frames, ticks, null, run.frameSrc);
+  else for (const [si, cap, ticks] of tp.caps) if (cap === S.flameCap) addPath(root, tp.stacks[si][1].slice().reverse(), run.frames, ticks, null, run.frameSrc);
   ui.ttotal.textContent = root.w.toLocaleString('en-US') + ' ticks' + (S.flameCap >= 0 ? ' on capability ' + S.flameCap : '') +
     (tp.tick_us ? ' ≈ ' + fmtSec(root.w * tp.tick_us / 1e6) : '');
   ui.ttotal.dataset.ticks = String(root.w);

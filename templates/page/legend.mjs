@@ -1,6 +1,6 @@
 /* The legend (click to choose bands) and the list of markers. */
 import { doc, el } from './dom.mjs';
-import { fmtBytes, fmtSec, shortLabels } from './format.mjs';
+import { fitLabels, fmtBytes, fmtSec } from './format.mjs';
 import { peakWithin } from './stats.mjs';
 import { S, runs, ui, windowOf } from './state.mjs';
 import { candidates, legendEntries, nextVisible, orderEntries, whyEmpty } from './select.mjs';
@@ -36,23 +36,23 @@ function entry(b, on, pk) {
   el('span', { class: 'nm', text: b.name }), el('span', { class: 'pk', title: 'peak in view', text: fmtBytes(pk) }));
 }
 
-// Names too long for their entry cut in the middle, every label distinct
-// (format.mjs's shortLabels); the entry's title keeps the full name.
+// Names too long for their entry cut in the middle, every label distinct,
+// each as long as its own entry allows (format.mjs's fitLabels); the
+// entry's title keeps the full name.
 let measure = null;
 function fitNames() {
   const spans = [...ui.legend.querySelectorAll('li.band .nm')];
   if (!spans.length || spans.every(s => s.scrollWidth <= s.clientWidth)) return;
-  const avail = Math.min(...spans.map(s => s.clientWidth));
-  if (!avail) return;
+  const room = spans.map(s => s.clientWidth);
+  if (!Math.max(...room)) return;
   measure = measure || doc.createElement('canvas').getContext('2d');
   measure.font = getComputedStyle(spans[0]).font;
   const names = spans.map(s => s.textContent);
   const cw = measure.measureText(names.join('')).width / (names.join('').length || 1);
-  // from the average character's width down until every label fits
-  for (let max = Math.floor(avail / cw); max >= 8; max--) {
-    const labels = shortLabels(names, max);
-    if (labels.every(l => measure.measureText(l).width <= avail)) { spans.forEach((s, k) => { s.textContent = labels[k]; }); return; }
-  }
+  const longest = Math.max(...names.map(n => n.length));
+  const labels = fitLabels(names, (l, k) => measure.measureText(l).width <= room[k] - 2,
+    Math.min(longest, Math.floor(Math.max(...room) / cw) + 8));
+  spans.forEach((s, k) => { s.textContent = labels[k]; });
 }
 
 export function drawLegend() {
@@ -74,7 +74,8 @@ export function drawLegend() {
   }
   const n = S.visible ? entries.filter(e => e.on).length : all.length;
   const cc = S.ccPath ? el('span', { class: 'cc', title: S.ccPath.join(' › '), text: 'under ' + S.ccPath[S.ccPath.length - 1] + ': ' }) : '';
-  ui.lstate.replaceChildren(cc, all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : whyEmpty(S.search) + ' ',
+  const grows = S.growing ? el('span', { class: 'cc', title: 'the "growing" quick filter is on', text: 'still growing: ' }) : '';
+  ui.lstate.replaceChildren(cc, grows, all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : whyEmpty(S.search, !!S.growing) + ' ',
     S.visible ? el('button', { type: 'button', class: 'lall', text: 'show all', onclick: () => { S.visible = null; redraw(); } }) : '');
   ui.lstate.dataset.shown = String(n);
   ui.lstate.dataset.of = String(all.length);

@@ -45,7 +45,7 @@ function redrawNow() {
         shared = Math.max(shared, stackUp(red, S.kind).ymax);
       }
     }
-    const why = whyEmpty(S.search);
+    const why = whyEmpty(S.search, !!S.growing);
     for (const c of ui.charts) {
       if (bands) {
         c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0, why);

@@ -3,6 +3,7 @@ import { el, option } from './dom.mjs';
 import { S, app, compare, runs, ui } from './state.mjs';
 import { hookOverview, hookPlot } from './hover.mjs';
 import { hasLinesAlone, redraw } from './main.mjs';
+import { growingButton } from './table.mjs';
 
 export function buildControls() {
   ui.kind = el('select', { 'aria-label': 'chart kind', onchange: () => { S.kind = ui.kind.value; redraw(); } },
@@ -13,9 +14,9 @@ export function buildControls() {
     onchange: () => { S.nbands = Math.max(0, parseInt(ui.nbands.value, 10) || 0); redraw(); } });
   ui.search = el('input', { type: 'search', placeholder: 'search bands, or /regex/', 'aria-label': 'search bands',
     oninput: () => { S.search = ui.search.value; S.visible = null; redraw(); } });
-  ui.all = el('button', { type: 'button', text: 'all', onclick: () => { S.visible = null; S.ccPath = null; S.search = ''; ui.search.value = ''; redraw(); } });
+  ui.all = el('button', { type: 'button', text: 'all', onclick: () => { S.visible = null; S.ccPath = null; S.search = ''; ui.search.value = ''; S.growing = null; redraw(); } });
   ui.reset = el('button', { type: 'button', text: 'reset zoom', onclick: () => { S.win = null; S.markA = null; redraw(); } });
-  const bits = [ui.kind, ui.sort, el('label', {}, 'bands ', ui.nbands), ui.search, ui.all, ui.reset];
+  const bits = [ui.kind, ui.sort, el('label', {}, 'bands ', ui.nbands), ui.search, growingButton(), ui.all, ui.reset];
   if (compare) {
     ui.time = el('select', { 'aria-label': 'time axis', onchange: () => { S.timeMode = ui.time.value; S.win = null; redraw(); } },
       option('normalised', 'time normalised', S.timeMode), option('absolute', 'time in seconds', S.timeMode));

@@ -34,17 +34,21 @@ export function underPath(b, frames, path) {
 function bySize(a, b) { return b.bs - a.bs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); }
 
 // Why a view admits no band: the search's bad /regex/, or no match.
-export function whyEmpty(q) {
+export function whyEmpty(q, growing) {
   const err = searchError(q || '');
-  return err ? 'bad regular expression: ' + err : 'no band matches';
+  return err ? 'bad regular expression: ' + err : growing ? 'no band matches that is still growing' : 'no band matches';
 }
 
-/* The bands the legend offers, largest first: every band the search and
- * the cost-centre subtree (view.ccPath, over all samples, whatever the
- * icicle's weighting) keep; the legend's choice does not take any away. */
+/* The bands the legend offers, largest first: every band the search, the
+ * cost-centre subtree (view.ccPath, over all samples, whatever the
+ * icicle's weighting) and the "growing" quick filter (view.growing: a test
+ * of bands, growth.mjs's growingTest) keep; the legend's choice does not
+ * take any away. */
 export function candidates(run, view) {
   const test = searchTest(view.search);
-  return run.bands.filter(b => !b.excluded && (!test || test(b.name)) && underPath(b, run.frames, view.ccPath)).sort(bySize);
+  const grows = view.growing ? view.growing(run) : null;
+  return run.bands.filter(b => !b.excluded && (!test || test(b.name)) && underPath(b, run.frames, view.ccPath) &&
+    (!grows || grows(b))).sort(bySize);
 }
 // The bands the view admits: the candidates the legend's choice keeps,
 // largest first, before the cut to the largest view.nbands.
@@ -80,12 +84,13 @@ export function chooseSeries(run, view) {
   return ser;
 }
 export function newNode(name, path) { return { name, path, w: 0, kids: new Map(), bands: [] }; }
-export function addPath(root, frames, names, w, band) {
+// srcs: the frames' source locations, for the frames' titles (optional)
+export function addPath(root, frames, names, w, band, srcs) {
   let n = root;
   n.w += w;
   for (const f of frames) {
     const name = names[f];
-    if (!n.kids.has(name)) n.kids.set(name, newNode(name, n.path.concat([name])));
+    if (!n.kids.has(name)) n.kids.set(name, Object.assign(newNode(name, n.path.concat([name])), { src: srcs ? srcs[f] || '' : '' }));
     n = n.kids.get(name);
     n.w += w;
   }

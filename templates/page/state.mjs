@@ -12,6 +12,8 @@ const first = compare ? data.before : data;
 export const S = {
   kind: first.state.kind, sort: first.state.sort, nbands: first.state.bands,
   search: '', visible: null, // null: every band the search keeps
+  growing: null, // the "growing" quick filter: a test of a run's bands (growth.mjs), or null
+  tableGroup: '', // the band table's grouping: '', 'module' or 'file'
   ccPath: null, // a cost-centre frame's path: its subtree only
   win: null, // [t0, t1] seconds, or null: everything
   timeMode: 'normalised', // compare pages

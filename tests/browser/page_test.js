@@ -12,6 +12,7 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 const { watchCheck } = require('./watch_page.js');
 const { selectCheck } = require('./select_page.js');
+const { bandsCheck } = require('./bands_page.js');
 
 // CI sets HEAPSCOPE_REQUIRE_BROWSER: there a missing browser is a failure,
 // not a skip, so the page is never left untested unnoticed.
@@ -216,6 +217,13 @@ async function overflowCheck(browser, file, tabs) {
 async function main() {
   const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
   try {
+    await bandsCheck(browser, { check, settle, report, open, tmp });
+    // HEAPSCOPE_BROWSER_ONLY=bands: the band table's checks alone
+    if (process.env.HEAPSCOPE_BROWSER_ONLY === 'bands') {
+      await browser.close();
+      console.log(`${checks} checks, ${failures} failed`);
+      process.exit(failures ? 1 : 0);
+    }
     for (const name of ['leak-hc', 'markers-hT', 'leak-hy', 'manycc-hc', 'leak-hb']) {
       if (!fs.existsSync(path.join(samples, name + '.eventlog'))) continue;
       const dir = report(name);

@@ -75,3 +75,38 @@ test('labels: cut in the middle, distinct, whole when short', () => {
   const mid = ['aaaaaaaaaaXaaaaaaaaaa', 'aaaaaaaaaaYaaaaaaaaaa'];
   assert.equal(new Set(shortLabels(mid, 12)).size, 2);
 });
+
+// The rule's shared test vectors, which tests/test_labels.c checks the C
+// chart legend's labels against too: one rule in both.
+test('shortLabels: the shared vectors (tests/page/short_labels.txt)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const text = readFileSync(new URL('./short_labels.txt', import.meta.url), 'utf8');
+  let groups = 0;
+  for (const block of text.split(/\n\n+/)) {
+    const lines = block.split('\n').filter(l => l && !l.startsWith('#'));
+    if (!lines.length) continue;
+    const max = Number(/^max (\d+)$/.exec(lines[0])[1]);
+    const pairs = lines.slice(1).map(l => l.split('\t'));
+    assert.deepEqual(shortLabels(pairs.map(p => p[0]), max), pairs.map(p => p[1]), 'max ' + max);
+    groups++;
+  }
+  assert.ok(groups >= 8);
+});
+
+test('fitLabels: each label as long as its own room allows, all distinct', async () => {
+  const { fitLabels } = await import('../../templates/page/format.mjs');
+  const names = ['<GHC.Base.sat_s6PO>', 'MUT_ARR_PTRS_FROZEN_CLEAN', 'I#'];
+  // room in characters, the second name's letters twice as wide
+  const room = [19, 19, 19], width = (l, k) => (k === 1 ? 2 : 1) * l.length;
+  const l = fitLabels(names, (x, k) => width(x, k) <= room[k], 25);
+  assert.equal(l[0], '<GHC.Base.sat_s6PO>', 'a short name is not cut for a wide one');
+  assert.equal(l[2], 'I#');
+  assert.ok(width(l[1], 1) <= 19 && l[1].includes('…'));
+  // names sharing both ends: each fits its room, all distinct
+  const same = ['aaaaaaaaaaXbbbbbbbbbb', 'aaaaaaaaaaYbbbbbbbbbb', 'aaaaaaaaaaZbbbbbbbbbb'];
+  const fits = (x, k) => x.length <= [30, 12, 9][k];
+  const m = fitLabels(same, fits, 21);
+  assert.equal(new Set(m).size, 3);
+  assert.ok(m.every(fits), m.join(' '));
+  assert.equal(m[0], same[0]);
+});
