@@ -68,6 +68,13 @@ struct tstack {
     uint64_t ticks;
 };
 
+/* One time-profile sample: when, which stack, which capability. */
+struct tsample {
+    uint64_t time_ns;
+    uint32_t stack;          /* index into tstacks */
+    uint32_t cap;
+};
+
 struct hs_census {
     hs_census_info info;
     int error;
@@ -126,6 +133,8 @@ struct hs_census {
     hs_intern tcap_tab;      /* key: {u32 stack index, u32 cap} */
     uint64_t *tcap_ticks;
     size_t cap_tcap;
+    struct tsample *tsamples; /* in arrival order (time order per cap) */
+    size_t ntsamples, cap_tsamples;
 
     hs_intern undef_tab;     /* undefined cost-centre ids already warned */
 
@@ -216,7 +225,8 @@ int hs__census_set_program(hs_census *c, const hs_event *ev);
 int hs__census_add_marker(hs_census *c, uint64_t time, hs_str text);
 int hs__census_add_line_point(hs_census *c, hs_heap_line line,
                               const hs_event *ev);
-int hs__census_add_prof_sample(hs_census *c, const uint8_t *be,
-                               uint32_t depth, uint32_t cap);
+int hs__census_add_prof_sample(hs_census *c, uint64_t time_ns,
+                               const uint8_t *be, uint32_t depth,
+                               uint32_t cap);
 
 #endif

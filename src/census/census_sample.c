@@ -282,8 +282,9 @@ static int add_sample_event(hs_census *c, const hs_event *ev)
         if (!be && !(be = to_be(c, ev->u.prof_sample.stack,
                                 ev->u.prof_sample.depth)))
             return hs__census_nomem(c);
-        return hs__census_add_prof_sample(c, be, ev->u.prof_sample.depth,
-                               ev->u.prof_sample.cap);
+        return hs__census_add_prof_sample(c, ev->time, be,
+                                          ev->u.prof_sample.depth,
+                                          ev->u.prof_sample.cap);
     }
     }
 }

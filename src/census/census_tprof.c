@@ -1,13 +1,25 @@
 /*
  * The time profile: PROF_SAMPLE_COST_CENTRE stacks with tick counts, in
- * total and per capability.
+ * total and per capability, and every sample's time and stack (the
+ * profile over time, census_tprof_time.c).
  */
 #include "census/census_impl.h"
 
 #include <string.h>
 
-int hs__census_add_prof_sample(hs_census *c, const uint8_t *be, uint32_t depth,
-                           uint32_t cap)
+/* Keeps the sample's time and stack: 16 bytes a tick. */
+static int keep_sample(hs_census *c, uint64_t time_ns, uint32_t si,
+                       uint32_t cap)
+{
+    if (!hs_grow(c->alloc, (void **)&c->tsamples, &c->cap_tsamples,
+                 c->ntsamples + 1, sizeof *c->tsamples))
+        return hs__census_nomem(c);
+    c->tsamples[c->ntsamples++] = (struct tsample){time_ns, si, cap};
+    return HS_OK;
+}
+
+int hs__census_add_prof_sample(hs_census *c, uint64_t time_ns,
+                               const uint8_t *be, uint32_t depth, uint32_t cap)
 {
     uint32_t si;
     bool added;
@@ -22,6 +34,9 @@ int hs__census_add_prof_sample(hs_census *c, const uint8_t *be, uint32_t depth,
             return hs__census_nomem(c);
         c->tstacks[si] = (struct tstack){ids, depth, 0};
     }
+    int rc = keep_sample(c, time_ns, si, cap);
+    if (rc != HS_OK)
+        return rc;
     c->tstacks[si].ticks++;
     uint32_t key[2] = {si, cap};
     uint32_t ki;
