@@ -76,6 +76,9 @@ void evw_bio_sample_begin(evw *w, uint64_t t, uint64_t era, uint64_t time);
 void evw_sample_ccs(evw *w, uint64_t t, uint64_t bytes, int depth,
                     const uint32_t *stack);
 void evw_sample_string(evw *w, uint64_t t, uint64_t bytes, const char *label);
+void evw_prof_begin(evw *w, uint64_t t, uint64_t tick_ns);
+void evw_prof_sample(evw *w, uint64_t t, uint32_t cap, uint64_t tick,
+                     int depth, const uint32_t *stack);
 void evw_ipe(evw *w, uint64_t t, uint64_t addr, const char *name,
              const char *closure, const char *type, const char *label,
              const char *module, const char *srcloc);

@@ -23,22 +23,14 @@ static void write_log(evw *w)
     static const uint32_t stacks[][3] = {{1, 2, 0}, {1, 1, 2}, {2, 0, 0},
                                          {3, 2, 0}};
     static const int depth[] = {2, 3, 1, 2};
+    static const uint64_t at[] = {500000, 1500000, 2500000, 5500000};
     evw_start_ghc92(w);
     evw_cost_centre(w, 1, 1, "f", "M", "m.hs:1:1", 0);
     evw_cost_centre(w, 1, 2, "main", "Main", "a.hs:1:1", 0);
     evw_cost_centre(w, 1, 3, "g", "M", "m.hs:2:1", 0);
-    evw_event(w, 168, 2, 0);
-    evw_u64(w, 1000000);
-    for (int i = 0; i < 4; i++) {
-        size_t e = evw_event(w, 167, 500000 + 1000000 * (uint64_t)i +
-                                         (i == 3 ? 2000000 : 0), 1);
-        evw_u32(w, 0);
-        evw_u64(w, (uint64_t)i);
-        evw_u8(w, (uint8_t)depth[i]);
-        for (int k = 0; k < depth[i]; k++)
-            evw_u32(w, stacks[i][k]);
-        evw_event_end(w, e);
-    }
+    evw_prof_begin(w, 2, 1000000);
+    for (int i = 0; i < 4; i++)
+        evw_prof_sample(w, at[i], 0, (uint64_t)i, depth[i], stacks[i]);
     evw_data_end(w);
 }
 
@@ -119,6 +111,45 @@ static void test_other_column(void)
     evw_free(&w);
 }
 
+/* A sample of an empty stack (GHC's MAIN) has a column of its own, after
+ * the named ones and before "other". */
+static void test_empty_stack(void)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    evw_cost_centre(&w, 1, 1, "f", "M", "m.hs:1:1", 0);
+    evw_cost_centre(&w, 1, 2, "g", "M", "m.hs:2:1", 0);
+    evw_prof_begin(&w, 2, 1000000);
+    static const int depth[] = {1, 0, 1, 0, 1};
+    static const uint32_t id[] = {1, 0, 1, 0, 2};
+    for (int i = 0; i < 5; i++)
+        evw_prof_sample(&w, 500000 + 1000000 * (uint64_t)i, 0, (uint64_t)i,
+                        depth[i], &id[i]);
+    evw_data_end(&w);
+    hs_census *c = census_with(&w, NULL);
+    hs_tprof_series s;
+    CU_ASSERT_EQUAL_FATAL(hs__census_tprof_series(c, 1, 1000, &s), HS_OK);
+    CU_ASSERT_EQUAL_FATAL(s.nintervals, 1);
+    CU_ASSERT_EQUAL_FATAL(s.ncc, 2);
+    CU_ASSERT_TRUE(s.root);
+    CU_ASSERT_FALSE(s.other);
+    CU_ASSERT_EQUAL(s.self[2], 2);
+    CU_ASSERT_EQUAL(s.inherited[2], 2);
+    CU_ASSERT_EQUAL(s.self[0] + s.self[1] + s.self[2], 5);
+    hs__census_tprof_series_free(c, &s);
+    /* one named column fits: g goes to other, after the root */
+    CU_ASSERT_EQUAL_FATAL(hs__census_tprof_series(c, 1, 3, &s), HS_OK);
+    CU_ASSERT_EQUAL_FATAL(s.ncc, 1);
+    CU_ASSERT_TRUE(s.root && s.other);
+    CU_ASSERT_EQUAL(s.cc[0], 1);
+    CU_ASSERT_EQUAL(s.self[1], 2);
+    CU_ASSERT_EQUAL(s.self[2], 1);
+    CU_ASSERT_EQUAL(s.inherited[2], 1);
+    hs__census_tprof_series_free(c, &s);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
 static void test_no_samples(void)
 {
     evw w;
@@ -167,6 +198,7 @@ int main(void)
     static const tu_test tests[] = {
         {"intervals, self and inherited, recursion once", test_intervals_and_recursion},
         {"the cell limit's other column", test_other_column},
+        {"an empty stack's column", test_empty_stack},
         {"no samples", test_no_samples},
         {"out of memory", test_out_of_memory},
         {NULL, NULL},

@@ -149,7 +149,9 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  *               {n: intervals, w_ns: their width (interval k starts at
  *               k * w_ns from the log's start), cc: [[frame, srcloc]]
  *               the cost centres with columns, most self ticks first,
- *               other: 1 when a last column sums the rest, self and inh:
+ *               root: 1 when a column follows for samples of an empty
+ *               stack (folded's MAIN), other: 1 when a last column sums
+ *               the rest (its inherited: samples with any), self and inh:
  *               per column an encoded column of n self (inherited) ticks;
  *               a sample is one tick, inherited once per cost centre
  *               however often it recurs in the stack; self ticks add up

@@ -29,7 +29,7 @@ typedef struct plan {
     size_t *doff;        /* [nstacks + 1] offsets into dense */
     ccrank *rank;        /* [nids] by dense index, then most self first */
     uint32_t *col_of;    /* [nids] each dense index's column */
-    uint32_t *stamp;     /* [nids + 1] the last stack that counted it */
+    uint32_t *stamp;     /* [nids + 2] the last stack that counted it */
     uint32_t *scol;      /* per stack: its self column, then its distinct
                             inherited columns */
     size_t *soff;        /* [nstacks + 1] offsets into scol */
@@ -42,7 +42,7 @@ static int plan_alloc(plan *p)
         flat += p->c->tstacks[s].depth;
     p->dense = hs_malloc(p->a, (flat ? flat : 1) * sizeof *p->dense);
     p->doff = hs_malloc(p->a, (n + 1) * sizeof *p->doff);
-    p->scol = hs_malloc(p->a, (flat + n + 1) * sizeof *p->scol);
+    p->scol = hs_malloc(p->a, (flat + 2 * n + 1) * sizeof *p->scol);
     p->soff = hs_malloc(p->a, (n + 1) * sizeof *p->soff);
     return p->dense && p->doff && p->scol && p->soff ? HS_OK : HS_ERR_NOMEM;
 }
@@ -67,7 +67,7 @@ static int plan_ids(plan *p)
     p->nids = p->ids.count;
     p->rank = hs_calloc(p->a, p->nids ? p->nids : 1, sizeof *p->rank);
     p->col_of = hs_malloc(p->a, (p->nids ? p->nids : 1) * sizeof *p->col_of);
-    p->stamp = hs_calloc(p->a, p->nids + 1, sizeof *p->stamp);
+    p->stamp = hs_calloc(p->a, p->nids + 2, sizeof *p->stamp);
     if (!p->rank || !p->col_of || !p->stamp)
         return HS_ERR_NOMEM;
     for (size_t d = 0; d < p->nids; d++) {
@@ -100,15 +100,17 @@ static int by_rank(const void *x, const void *y)
 }
 
 /* Each stack's self column and distinct inherited columns; a stack of
- * no cost centre gives its self tick to "other". */
+ * no cost centre has the root column (after the named ones) for both. */
 static void plan_columns(plan *p, size_t ncc)
 {
-    memset(p->stamp, 0, (p->nids + 1) * sizeof *p->stamp);
+    memset(p->stamp, 0, (p->nids + 2) * sizeof *p->stamp);
     size_t at = 0;
     for (size_t s = 0; s < p->nstacks; s++) {
         p->soff[s] = at;
         size_t d0 = p->doff[s], d1 = p->doff[s + 1];
         p->scol[at++] = d0 < d1 ? p->col_of[p->dense[d0]] : (uint32_t)ncc;
+        if (d0 == d1)
+            p->scol[at++] = (uint32_t)ncc;
         for (size_t k = d0; k < d1; k++) {
             uint32_t col = p->col_of[p->dense[k]];
             if (p->stamp[col] != s + 1) {
@@ -148,25 +150,25 @@ static void plan_free(plan *p)
     hs_free(p->a, p->soff);
 }
 
-/* The named columns the cell limit allows, the rest in "other". */
+/* The named columns the cell limit allows, "root" when a stack is empty,
+ * the rest in "other". */
 static int choose_columns(plan *p, size_t max_cells, hs_tprof_series *s)
 {
     size_t K = s->nintervals;
-    size_t fit = max_cells / K > 2 ? max_cells / K - 1 : 1;
-    bool bare = false; /* a sample of no cost centre */
     for (size_t t = 0; t < p->nstacks; t++)
-        bare = bare || (p->doff[t] == p->doff[t + 1] && p->c->tstacks[t].ticks);
+        s->root = s->root || (p->doff[t] == p->doff[t + 1] && p->c->tstacks[t].ticks);
+    size_t fit = max_cells / K > 3 ? max_cells / K - 1 - s->root : 1;
     qsort(p->rank, p->nids, sizeof *p->rank, by_rank);
     s->ncc = p->nids < fit ? p->nids : fit;
-    s->other = bare || s->ncc < p->nids;
-    size_t cols = s->ncc + s->other;
+    s->other = s->ncc < p->nids;
+    size_t cols = s->ncc + s->root + s->other;
     s->cc = hs_malloc(p->a, (s->ncc ? s->ncc : 1) * sizeof *s->cc);
     s->self = hs_calloc(p->a, cols * K, sizeof *s->self);
     s->inherited = hs_calloc(p->a, cols * K, sizeof *s->inherited);
     if (!s->cc || !s->self || !s->inherited)
         return HS_ERR_NOMEM;
     for (size_t r = 0; r < p->nids; r++) {
-        p->col_of[p->rank[r].dense] = (uint32_t)(r < s->ncc ? r : s->ncc);
+        p->col_of[p->rank[r].dense] = (uint32_t)(r < s->ncc ? r : s->ncc + s->root);
         if (r < s->ncc)
             s->cc[r] = p->rank[r].id;
     }

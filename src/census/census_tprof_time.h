@@ -20,7 +20,9 @@
  *
  * The columns are the cost centres seen in a sample, most self ticks
  * first (then most inherited, then lowest id), as many as the cell limit
- * allows; when some are left out, one more column, "other", holds their
+ * allows; then, when a sample's stack is empty, a column "root" for those
+ * samples (GHC's MAIN, as folded stacks name it), self and inherited;
+ * then, when some cost centres are left out, a column "other" with their
  * self ticks and, as inherited, the samples whose stack holds any of them.
  * Column j's value in interval k is at [j * nintervals + k].
  */
@@ -29,7 +31,8 @@ typedef struct hs_tprof_series {
     uint64_t width_ns;       /* a whole number of ticks when known */
     size_t ncc;              /* named columns */
     uint32_t *cc;            /* [ncc] their cost-centre ids */
-    bool other;              /* a column after them for the rest */
+    bool root;               /* a column after them: empty stacks */
+    bool other;              /* a last column for the rest */
     uint64_t *self;          /* [(ncc + other) * nintervals] */
     uint64_t *inherited;     /* same shape */
     uint64_t samples;        /* every sample (self ticks add up to it) */
@@ -37,8 +40,8 @@ typedef struct hs_tprof_series {
 
 /*
  * Fills *s (zeroed first) for census c: at most max_intervals intervals
- * and (ncc + other) * nintervals <= max_cells when max_cells allows one
- * named column and "other" (at least that many otherwise). With no
+ * and (ncc + root + other) * nintervals <= max_cells when max_cells allows
+ * one named column, "root" and "other" (at least that many otherwise). With no
  * samples, every count is 0 and nothing is allocated. HS_OK or
  * HS_ERR_NOMEM (then nothing is held). Free with
  * hs__census_tprof_series_free().

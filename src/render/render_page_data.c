@@ -375,20 +375,20 @@ static int out_series_col(pdata *p, const uint64_t *v, size_t n)
 
 /* "iv": the profile per interval (census_tprof_time.h): the interval,
  * the named cost centres (frame, source location) and the columns of
- * self and inherited ticks, "other" last when it is there. */
+ * self and inherited ticks, then "root" and "other" when they are there. */
 static int out_tprof_series(pdata *p, frames *f)
 {
     hs_tprof_series s;
     int rc = hs__census_tprof_series(p->c, TPROF_INTERVALS, TPROF_CELLS, &s);
     if (rc != HS_OK)
         return rc;
-    size_t K = s.nintervals, cols = s.ncc + s.other;
+    size_t K = s.nintervals, cols = s.ncc + s.root + s.other;
     hs_outbuf_puts(p->o, ",\"iv\":{\"n\":");
     hs_outbuf_u64(p->o, K);
     hs_outbuf_puts(p->o, ",\"w_ns\":");
     hs_outbuf_u64(p->o, s.width_ns);
-    hs_outbuf_puts(p->o, ",\"other\":");
-    hs_outbuf_puts(p->o, s.other ? "1" : "0");
+    hs_outbuf_puts(p->o, s.root ? ",\"root\":1" : ",\"root\":0");
+    hs_outbuf_puts(p->o, s.other ? ",\"other\":1" : ",\"other\":0");
     hs_outbuf_puts(p->o, ",\"cc\":[");
     for (size_t j = 0; j < s.ncc; j++) {
         const hs_cost_centre *cc = hs_census_cost_centre(p->c, s.cc[j]);

@@ -10,6 +10,7 @@ import { decodeColumn } from './decode.mjs';
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948',
   '#b07aa1', '#ff9da7', '#9c755f', '#bcbd22', '#17becf', '#8cd17d'];
 export const OTHER_COLOUR = '#bab0ac';
+const REST_COLOUR = '#dedad7'; // what a followed cost centre is not in
 export function ccColour(j) {
   if (j < PALETTE.length) return PALETTE[j];
   return 'hsl(' + ((j * 47) % 360) + ',45%,62%)';
@@ -17,20 +18,23 @@ export function ccColour(j) {
 
 // The series of a run's time profile, or null when the data has none:
 // { n intervals, w seconds each, cols: [{ j, name, label, module, srcloc,
-// other, self, inh }], total ticks per interval }. frames: the data's own
+// other, self, inh }], total ticks per interval }; cols as the data's:
+// named, then MAIN (samples of an empty stack), then other. frames: the data's own
 // (each [module, label], or a string for an undefined cost centre).
 export function loadTprof(tp, frames) {
   const iv = tp && tp.iv;
   if (!iv || !iv.n) return null;
   const n = iv.n;
   const cols = iv.self.map((col, j) => {
-    const named = j < iv.cc.length;
+    const named = j < iv.cc.length, root = !named && j === iv.cc.length && !!iv.root;
     const f = named ? frames[iv.cc[j][0]] : null;
     const pair = Array.isArray(f);
+    // an empty stack is GHC's MAIN, as folded stacks name it
+    const bare = root ? 'MAIN' : '(other cost centres)';
     return {
-      j, other: !named,
-      name: !named ? '(other cost centres)' : pair ? f[0] + '.' + f[1] : String(f),
-      label: !named ? '(other cost centres)' : pair ? f[1] : String(f),
+      j, other: !named && !root,
+      name: !named ? bare : pair ? f[0] + '.' + f[1] : String(f),
+      label: !named ? bare : pair ? f[1] : String(f),
       module: pair ? f[0] : '', srcloc: named ? iv.cc[j][1] || '' : '',
       self: decodeColumn(col, n), inh: decodeColumn(iv.inh[j], n)
     };
@@ -98,7 +102,7 @@ export function chartLayers(ts, k0, k1, top, focus) {
     const colour = cols.length ? ccColour(cols[0].j) : OTHER_COLOUR;
     return [{ name: focus + ' (self)', colour, v: self },
       { name: 'in what ' + focus + ' calls', colour, hatched: true, v: under },
-      { name: 'everything else', colour: OTHER_COLOUR, v: rest }];
+      { name: 'everything else', colour: REST_COLOUR, v: rest }];
   }
   const ranked = ts.cols.filter(c => !c.other).map(c => ({ c, s: sumRange(c.self, k0, k1) }))
     .filter(x => x.s > 0).sort((a, b) => b.s - a.s || a.c.j - b.c.j).slice(0, top);

@@ -89,6 +89,7 @@ function drawTchart() {
   }
   ctx.restore();
   drawMarkers(ctx, run, w, h, w0, w1);
+  sizeCanvas(t.over, h, w).ctx.clearRect(0, 0, w, h); // the overlay covers the plot alone
   t.geo = { w0, w1, pw, ph, w, h, layers, bars, bw, ts };
   t.unit.textContent = 'Ticks per ' + fmtSec(bw) + ' interval' + (S.tfocus ? '' : ', stacked by the cost centres with most self ticks in view') + '.';
   t.keys.replaceChildren(...layers.map(L => el('li', {},
@@ -106,7 +107,7 @@ function drawState() {
   if (S.tfocus) parts.push('Following ', el('b', { text: S.tfocus }), ' ',
     el('button', { type: 'button', class: 'tall', text: 'all cost centres', onclick: () => follow(S.tfocus) }), ' ');
   else parts.push('Click a cost centre (a row, a key or a frame) to follow it. ');
-  if (S.win) parts.push('Window ' + fmtSec(w0) + ' – ' + fmtSec(w1) + ' ',
+  if (S.win) parts.push(el('span', { class: 'nw', text: 'Window ' + fmtSec(w0) + ' – ' + fmtSec(w1) }), ' ',
     el('button', { type: 'button', class: 'treset', text: 'whole run', onclick: () => { S.win = null; redraw(); } }));
   else parts.push('Drag on the chart to choose a window.');
   t.state.replaceChildren(...parts);

@@ -12,6 +12,7 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 const { watchCheck } = require('./watch_page.js');
 const { selectCheck } = require('./select_page.js');
+const { tprofCheck } = require('./tprof_page.js');
 
 // CI sets HEAPSCOPE_REQUIRE_BROWSER: there a missing browser is a failure,
 // not a skip, so the page is never left untested unnoticed.
@@ -234,6 +235,7 @@ async function main() {
     await columnCheck(browser);
     await markerCheck(browser);
     await timeProfileCheck(browser);
+    await tprofCheck(browser, { check, bin, samples, settle, report, open });
     await flameCheck(browser);
     await selectCheck(browser, { check, bin, samples, settle, report, open, readCsv });
     await gcCheck(browser);

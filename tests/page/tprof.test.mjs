@@ -32,6 +32,17 @@ test('loadTprof: names, modules, source locations and columns', () => {
   assert.equal(loadTprof({ stacks: [] }, frames), null);
 });
 
+test('loadTprof: a column for empty stacks is MAIN, as folded names it', () => {
+  const ts = loadTprof({ iv: { n: 1, w_ns: 1000, root: 1, other: 1, cc: [[1, 'm.hs:1:1']],
+    self: [[1], [2], [1]].map(v => encodeColumn(v)), inh: [[1], [2], [2]].map(v => encodeColumn(v)) } }, frames);
+  assert.deepEqual(ts.cols.map(c => [c.name, c.other, c.self[0], c.inh[0]]),
+    [['M.f', false, 1, 1], ['MAIN', false, 2, 2], ['(other cost centres)', true, 1, 2]]);
+  const { rows, total } = ccRows(ts, 0, 1);
+  assert.equal(total, 4);
+  assert.deepEqual(sortRows(rows, 'self', -1).map(r => r.c.name), ['MAIN', 'M.f', '(other cost centres)']);
+  assert.deepEqual(chartLayers(ts, 0, 1, 5, null).map(x => x.name), ['MAIN', 'M.f', 'other']);
+});
+
 test('intervalRange: the intervals a window overlaps, never none', () => {
   const ts = tp();
   assert.deepEqual(intervalRange(ts, null), [0, 4]);
