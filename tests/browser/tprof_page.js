@@ -2,8 +2,8 @@
  * The time profile over time on the report page (issue 26): for the -p
  * logs of samples/, the chart of ticks per interval is drawn; the
  * cost-centre table's self and inherited ticks equal those counted from
- * the log's own events (`heapscope events`) and its total equals
- * `folded --source time`'s; its columns sort; a row, a chart key, an
+ * the log's own events (`heapscope events`) and from `folded --source
+ * time`'s stacks, and its total equals theirs; its columns sort; a row, a chart key, an
  * icicle frame or the keyboard follows one cost centre in chart and
  * table; a window chosen on the chart (a drag, the keys) gives the
  * figures of the samples in its intervals. Called from page_test.js with
@@ -38,6 +38,19 @@ function oracle(samples, from, to) {
     total++;
     if (st.length) self.set(st[0], (self.get(st[0]) || 0) + 1);
     for (const n of new Set(st)) inh.set(n, (inh.get(n) || 0) + 1);
+  }
+  return { self, inh, total };
+}
+
+// The same figures from folded stacks (outermost first, N ticks a line).
+function foldedFigures(text) {
+  const self = new Map(), inh = new Map();
+  let total = 0;
+  for (const l of text.trim().split('\n')) {
+    const n = Number(l.slice(l.lastIndexOf(' ') + 1)), st = l.slice(0, l.lastIndexOf(' ')).split(';');
+    total += n;
+    self.set(st[st.length - 1], (self.get(st[st.length - 1]) || 0) + n);
+    for (const f of new Set(st)) inh.set(f, (inh.get(f) || 0) + n);
   }
   return { self, inh, total };
 }
@@ -144,8 +157,8 @@ async function windowCheck(h, page, name, samples, wns) {
 async function tprofCheck(browser, h) {
   for (const name of ['leak-p', 'manycc-p']) {
     const file = path.join(h.samples, name + '.eventlog');
-    const folded = execFileSync(h.bin, ['folded', '--source', 'time', file]).toString();
-    const foldedTotal = folded.trim().split('\n').reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    const folded = foldedFigures(execFileSync(h.bin, ['folded', '--source', 'time', file]).toString());
+    const foldedTotal = folded.total;
     const samples = samplesOf(h.bin, file);
     const { page, log } = await h.open(browser, path.join(h.report(name), name + '.html'));
     await page.click('nav.tabs button[data-tab="time"]');
@@ -157,6 +170,7 @@ async function tprofCheck(browser, h) {
     h.check(all.reduce((a, r) => a + r.self, 0) === total, `${name}: the table's self ticks add up to its total`);
     h.check(all.every((r, i) => !i || all[i - 1].self >= r.self), `${name}: the table starts sorted by self ticks`);
     sameFigures(h, name, all, oracle(samples, 0, Infinity));
+    sameFigures(h, name + ' against folded', all, folded);
     const firstKey = await page.evaluate(() => document.querySelector('.tkeys li').textContent.trim());
     h.check(firstKey === all[0].name, `${name}: the chart stacks the most self first (${firstKey})`);
     await sortCheck(h, page, name);
