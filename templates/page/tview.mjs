@@ -67,10 +67,13 @@ function drawTchart() {
   const { ctx, w, h } = sizeCanvas(t.cv, narrow ? 220 : 300);
   ctx.clearRect(0, 0, w, h);
   const layers = chartLayers(ts, k[0], k[1], narrow ? 6 : 10, S.tfocus);
-  const pw = w - PAD.l - PAD.r, ph = h - PAD.t - PAD.b;
+  const pw = w - PAD.l - PAD.r;
   // bars of at least 3 pixels: intervals summed in twos, threes, ...
   const bars = barsOf(layers, k[0], k[1], Math.max(1, Math.ceil(3 / (pw * ts.w / (w1 - w0 || 1)))));
-  const ymax = Math.max(1, bars.max) * 1.08, bw = ts.w * bars.g;
+  // room above the bars: for the markers' labels when there are some
+  const marked = run.markers.some(m => m.t >= w0 && m.t <= w1);
+  const ph = h - PAD.t - PAD.b, room = marked ? (narrow ? 52 : 20) : 0.08 * ph;
+  const ymax = Math.max(1, bars.max) * ph / (ph - room), bw = ts.w * bars.g;
   drawAxes(ctx, w, h, w0, w1, ymax, false, target => ({ step: Math.max(1, niceStep(ymax, target)), fmt: y => String(Math.round(y)) }));
   const X = x => PAD.l + (x - w0) / (w1 - w0 || 1) * pw, Y = y => PAD.t + ph - y / ymax * ph;
   ctx.save();
