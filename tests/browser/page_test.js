@@ -235,7 +235,6 @@ async function main() {
     await columnCheck(browser);
     await markerCheck(browser);
     await timeProfileCheck(browser);
-    await tprofCheck(browser, { check, bin, samples, settle, report, open });
     await flameCheck(browser);
     await selectCheck(browser, { check, bin, samples, settle, report, open, readCsv });
     await gcCheck(browser);
@@ -332,6 +331,9 @@ async function timeProfileCheck(browser) {
       const t = Number(await page.getAttribute('.ticks', 'data-ticks'));
       check(t === byCap[cap], `${name}: ${cap} has ${byCap[cap]} ticks, page says ${t}`);
     }
+    await page.selectOption('select[aria-label="capability"]', '-1');
+    await settle(page);
+    await tprofCheck({ check, bin, samples, settle }, page, name);
     check(log.errors.length === 0 && log.requests.length === 0, `${name}: no console errors or requests`);
     await page.close();
   }

@@ -154,32 +154,26 @@ async function windowCheck(h, page, name, samples, wns) {
   await h.settle(page);
 }
 
-async function tprofCheck(browser, h) {
-  for (const name of ['leak-p', 'manycc-p']) {
-    const file = path.join(h.samples, name + '.eventlog');
-    const folded = foldedFigures(execFileSync(h.bin, ['folded', '--source', 'time', file]).toString());
-    const foldedTotal = folded.total;
-    const samples = samplesOf(h.bin, file);
-    const { page, log } = await h.open(browser, path.join(h.report(name), name + '.html'));
-    await page.click('nav.tabs button[data-tab="time"]');
-    await h.settle(page);
-    h.check(await inked(page) > 0.05, `${name}: the chart of ticks over time is drawn`);
-    const all = await rowsOf(page);
-    const total = await totalOf(page);
-    h.check(total === foldedTotal && total === samples.length, `${name}: the table's total ${total} equals folded's ${foldedTotal} and the events' ${samples.length}`);
-    h.check(all.reduce((a, r) => a + r.self, 0) === total, `${name}: the table's self ticks add up to its total`);
-    h.check(all.every((r, i) => !i || all[i - 1].self >= r.self), `${name}: the table starts sorted by self ticks`);
-    sameFigures(h, name, all, oracle(samples, 0, Infinity));
-    sameFigures(h, name + ' against folded', all, folded);
-    const firstKey = await page.evaluate(() => document.querySelector('.tkeys li').textContent.trim());
-    h.check(firstKey === all[0].name, `${name}: the chart stacks the most self first (${firstKey})`);
-    await sortCheck(h, page, name);
-    await followCheck(h, page, name, all);
-    const wns = await page.evaluate(() => window.heapscope.runs[0].d.tprof.iv.w_ns);
-    await windowCheck(h, page, name, samples, wns);
-    h.check(log.errors.length === 0 && log.requests.length === 0, `${name}: no console errors or requests (${log.errors.join('; ')})`);
-    await page.close();
-  }
+// On the page of log `name` open at its time-profile tab (page_test.js's
+// timeProfileCheck opens it: one page for both checks).
+async function tprofCheck(h, page, name) {
+  const file = path.join(h.samples, name + '.eventlog');
+  const folded = foldedFigures(execFileSync(h.bin, ['folded', '--source', 'time', file]).toString());
+  const samples = samplesOf(h.bin, file);
+  h.check(await inked(page) > 0.05, `${name}: the chart of ticks over time is drawn`);
+  const all = await rowsOf(page);
+  const total = await totalOf(page);
+  h.check(total === folded.total && total === samples.length, `${name}: the table's total ${total} equals folded's ${folded.total} and the events' ${samples.length}`);
+  h.check(all.reduce((a, r) => a + r.self, 0) === total, `${name}: the table's self ticks add up to its total`);
+  h.check(all.every((r, i) => !i || all[i - 1].self >= r.self), `${name}: the table starts sorted by self ticks`);
+  sameFigures(h, name, all, oracle(samples, 0, Infinity));
+  sameFigures(h, name + ' against folded', all, folded);
+  const firstKey = await page.evaluate(() => document.querySelector('.tkeys li').textContent.trim());
+  h.check(firstKey === all[0].name, `${name}: the chart stacks the most self first (${firstKey})`);
+  await sortCheck(h, page, name);
+  await followCheck(h, page, name, all);
+  const wns = await page.evaluate(() => window.heapscope.runs[0].d.tprof.iv.w_ns);
+  await windowCheck(h, page, name, samples, wns);
 }
 
 module.exports = { tprofCheck };
