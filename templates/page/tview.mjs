@@ -121,6 +121,7 @@ export function drawTprofTable() {
   const { rows, total } = ccRows(ts, k[0], k[1]);
   const shown = sortRows(focusRows(rows, S.tfocus), S.tsort[0], S.tsort[1]);
   const inTop = new Map(t.geo ? t.geo.layers.map(L => [L.name, L.colour]) : []);
+  if (S.tfocus && t.geo) inTop.set(S.tfocus, t.geo.layers[0].colour);
   for (const th of t.thead.children) {
     const on = th.dataset.key === S.tsort[0];
     th.dataset.sorted = on ? (S.tsort[1] > 0 ? 'asc' : 'desc') : '';
@@ -137,6 +138,8 @@ export function drawTprofTable() {
       el('td', { class: 'k-name', text: c.label, title: c.name }), el('td', { class: 'k-module', text: c.module }),
       el('td', { class: 'k-srcloc', text: c.srcloc }), num(r.self, 'k-self'), num(r.inh, 'k-inh'));
   }));
+  if (!shown.length) t.tbody.replaceChildren(el('tr', {}, el('td', { colspan: '6', class: 'tnone',
+    text: (S.tfocus || 'No cost centre') + ' has no tick' + (S.win ? ' in this window' : '') })));
   const tick = runs[0].tprof.tick_us;
   t.tfoot.replaceChildren(el('tr', { 'data-total': String(total) }, el('td'), el('td', { class: 'k-total',
     text: 'all' + (tick ? ' (≈ ' + fmtSec(total * tick / 1e6) + ')' : '') }), el('td', { class: 'k-module' }), el('td', { class: 'k-srcloc' }),
