@@ -294,6 +294,24 @@ void evw_sample_ccs(evw *w, uint64_t t, uint64_t bytes, int depth,
     evw_write(w, t, &ev);
 }
 
+void evw_prof_begin(evw *w, uint64_t t, uint64_t tick_ns)
+{
+    hs_event ev = {.tag = HS_EV_PROF_BEGIN};
+    ev.u.prof_begin.tick_interval = tick_ns;
+    evw_write(w, t, &ev);
+}
+
+void evw_prof_sample(evw *w, uint64_t t, uint32_t cap, uint64_t tick,
+                     int depth, const uint32_t *stack)
+{
+    hs_event ev = {.tag = HS_EV_PROF_SAMPLE_COST_CENTRE};
+    ev.u.prof_sample.cap = cap;
+    ev.u.prof_sample.tick = tick;
+    ev.u.prof_sample.depth = (uint8_t)depth;
+    ev.u.prof_sample.stack = stack;
+    evw_write(w, t, &ev);
+}
+
 void evw_sample_string(evw *w, uint64_t t, uint64_t bytes, const char *label)
 {
     hs_event ev = {.tag = HS_EV_HEAP_PROF_SAMPLE_STRING};
@@ -331,22 +349,4 @@ void evw_string_event(evw *w, uint16_t tag, uint64_t t, const char *s)
     size_t st = evw_event(w, tag, t, 1);
     evw_bytes(w, s, strlen(s));
     evw_event_end(w, st);
-}
-
-void evw_prof_begin(evw *w, uint64_t t, uint64_t tick_ns)
-{
-    hs_event ev = {.tag = HS_EV_PROF_BEGIN};
-    ev.u.prof_begin.tick_interval = tick_ns;
-    evw_write(w, t, &ev);
-}
-
-void evw_prof_sample(evw *w, uint64_t t, uint32_t cap, uint64_t tick,
-                     int depth, const uint32_t *stack)
-{
-    hs_event ev = {.tag = HS_EV_PROF_SAMPLE_COST_CENTRE};
-    ev.u.prof_sample.cap = cap;
-    ev.u.prof_sample.tick = tick;
-    ev.u.prof_sample.depth = (uint8_t)depth;
-    ev.u.prof_sample.stack = stack;
-    evw_write(w, t, &ev);
 }

@@ -170,8 +170,18 @@ HS_API int hs_render_page(const hs_census *c, hs_sink *out,
  *              location ("Leak.hs:6:34-37", or "")]
  *   markers    [[time us, text]]
  *   lines      {heap, live, blocks}: [times column, bytes column]
- *   tprof      null or {ticks_us, stacks: [[frames...]], ticks: [..],
- *               caps: [[stack, cap, ticks]]}
+ *   tprof      null or {tick_us, stacks: [[ticks, [frames...]]],
+ *               caps: [[stack, cap, ticks]], iv: the profile over time:
+ *               {n: intervals, w_ns: their width (interval k starts at
+ *               k * w_ns from the log's start), cc: [[frame, srcloc]]
+ *               the cost centres with columns, most self ticks first,
+ *               root: 1 when a column follows for samples of an empty
+ *               stack (folded's MAIN), other: 1 when a last column sums
+ *               the rest (its inherited: samples with any), self and inh:
+ *               per column an encoded column of n self (inherited) ticks;
+ *               a sample is one tick, inherited once per cost centre
+ *               however often it recurs in the stack; self ticks add up
+ *               to the samples}}
  *   gc         null or opt->gc_json
  *   links      [[href, label]]
  * An encoded integer column is a string: each value is the zigzag delta

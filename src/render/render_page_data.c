@@ -11,6 +11,7 @@
  * always come from every sample.
  */
 #include "render/page_internal.h"
+#include "census/census_tprof_time.h"
 #include "common/json.h"
 
 #include <math.h>
@@ -20,6 +21,9 @@
 #define MAX_CELLS 4000000u
 /* Merged pages keep at least this many points: a screen's width. */
 #define MIN_POINTS 2000u
+/* The time profile over time: intervals, and cells of all its columns. */
+#define TPROF_INTERVALS 200u
+#define TPROF_CELLS 100000u
 
 typedef struct pdata {
     const hs_census *c;
@@ -385,13 +389,67 @@ static int out_lines(pdata *p)
     return HS_OK;
 }
 
-static void out_tprof(pdata *p, frames *f)
+/* One column of the series: n values from v, encoded. */
+static int out_series_col(pdata *p, const uint64_t *v, size_t n)
+{
+    column k = {0};
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++)
+        if (v[i])
+            ok = hs__page_col_put(p->a, &k, i, v[i]);
+    ok = ok && hs__page_col_end(p->a, &k, n);
+    if (ok)
+        out_col(p, &k);
+    hs_free(p->a, k.buf);
+    return ok ? HS_OK : HS_ERR_NOMEM;
+}
+
+/* "iv": the profile per interval (census_tprof_time.h): the interval,
+ * the named cost centres (frame, source location) and the columns of
+ * self and inherited ticks, then "root" and "other" when they are there. */
+static int out_tprof_series(pdata *p, frames *f)
+{
+    hs_tprof_series s;
+    int rc = hs__census_tprof_series(p->c, TPROF_INTERVALS, TPROF_CELLS, &s);
+    if (rc != HS_OK)
+        return rc;
+    size_t K = s.nintervals, cols = s.ncc + s.root + s.other;
+    hs_outbuf_puts(p->o, ",\"iv\":{\"n\":");
+    hs_outbuf_u64(p->o, K);
+    hs_outbuf_puts(p->o, ",\"w_ns\":");
+    hs_outbuf_u64(p->o, s.width_ns);
+    hs_outbuf_puts(p->o, s.root ? ",\"root\":1" : ",\"root\":0");
+    hs_outbuf_puts(p->o, s.other ? ",\"other\":1" : ",\"other\":0");
+    hs_outbuf_puts(p->o, ",\"cc\":[");
+    for (size_t j = 0; j < s.ncc; j++) {
+        const hs_cost_centre *cc = hs_census_cost_centre(p->c, s.cc[j]);
+        hs_outbuf_puts(p->o, j ? ",[" : "[");
+        hs_outbuf_u64(p->o, frame_of(p, f, s.cc[j]));
+        hs_outbuf_putc(p->o, ',');
+        out_cstr(p->o, cc ? cc->srcloc : NULL);
+        hs_outbuf_putc(p->o, ']');
+    }
+    for (int pass = 0; pass < 2 && rc == HS_OK; pass++) {
+        const uint64_t *v = pass ? s.inherited : s.self;
+        hs_outbuf_puts(p->o, pass ? "],\"inh\":[" : "],\"self\":[");
+        for (size_t j = 0; j < cols && rc == HS_OK; j++) {
+            if (j)
+                hs_outbuf_putc(p->o, ',');
+            rc = out_series_col(p, v + j * K, K);
+        }
+    }
+    hs_outbuf_puts(p->o, "]}");
+    hs__census_tprof_series_free(p->c, &s);
+    return rc;
+}
+
+static int out_tprof(pdata *p, frames *f)
 {
     size_t n = hs_census_tprof_count(p->c);
     out_key(p->o, "tprof");
     if (!n) {
         hs_outbuf_puts(p->o, "null,\n");
-        return;
+        return HS_OK;
     }
     hs_outbuf_puts(p->o, "{\"tick_us\":");
     hs_outbuf_u64(p->o, us_of(hs_census_get_info(p->c)->tick_interval_ns));
@@ -419,7 +477,10 @@ static void out_tprof(pdata *p, frames *f)
         hs_outbuf_u64(p->o, ticks);
         hs_outbuf_putc(p->o, ']');
     }
-    hs_outbuf_puts(p->o, "]},\n");
+    hs_outbuf_putc(p->o, ']');
+    int rc = out_tprof_series(p, f);
+    hs_outbuf_puts(p->o, "},\n");
+    return rc;
 }
 
 static int out_head(pdata *p)
@@ -521,8 +582,9 @@ static int write_doc(pdata *p, const hs_page_style *styles, hs_sink *out)
         out_markers(p);
         rc = out_lines(p);
     }
+    if (rc == HS_OK)
+        rc = out_tprof(p, &f);
     if (rc == HS_OK) {
-        out_tprof(p, &f);
         out_frames(p, &f);
         out_links(p);
         rc = p->status ? p->status : out_gc(p, out);

@@ -33,11 +33,13 @@ export function sizeCanvas(cv, cssH, cssW) {
   return { ctx, w, h: cssH };
 }
 
-function drawAxes(ctx, w, h, w0, w1, ymax, normalized) {
+// The box, the time axis and the y axis (bytes, shares, or the ticks
+// `yticks` gives: { step, fmt }).
+export function drawAxes(ctx, w, h, w0, w1, ymax, normalized, yticks) {
   ctx.font = '11px system-ui, sans-serif';
   ctx.fillStyle = '#444'; ctx.strokeStyle = '#e4e4e4'; ctx.lineWidth = 1;
   const pw = w - PAD.l - PAD.r, ph = h - PAD.t - PAD.b;
-  const yt = normalized ? { step: 0.2, fmt: y => Math.round(y * 100) + '%' } : byteTicks(ymax, ph / 40);
+  const yt = yticks ? yticks(ph / 40) : normalized ? { step: 0.2, fmt: y => Math.round(y * 100) + '%' } : byteTicks(ymax, ph / 40);
   ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
   for (let y = 0; y <= ymax * 1.0001; y += yt.step) {
     const py = Math.round(PAD.t + ph - y / ymax * ph);
@@ -55,7 +57,7 @@ function drawAxes(ctx, w, h, w0, w1, ymax, normalized) {
   ctx.strokeRect(PAD.l + 0.5, PAD.t + 0.5, pw, ph);
 }
 
-function drawMarkers(ctx, run, w, h, w0, w1) {
+export function drawMarkers(ctx, run, w, h, w0, w1) {
   const pw = w - PAD.l - PAD.r, ph = h - PAD.t - PAD.b;
   ctx.save();
   ctx.setLineDash([3, 3]); ctx.strokeStyle = '#333'; ctx.fillStyle = '#333';

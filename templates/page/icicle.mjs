@@ -6,8 +6,10 @@ import { S, runs, ui } from './state.mjs';
 import { addPath, newNode } from './select.mjs';
 import { showTab } from './panels.mjs';
 import { redraw } from './main.mjs';
+import { buildTprofView, tprofSeries } from './tview.mjs';
 
-function renderIcicle(host, root, unit, onPick) {
+// hl: the full name of the cost centre whose frames stand out
+function renderIcicle(host, root, unit, onPick, hl) {
   let focus = root;
   for (const name of S.flameRoot) { const k = focus.kids.get(name); if (!k) break; focus = k; }
   const rows = [];
@@ -24,9 +26,11 @@ function renderIcicle(host, root, unit, onPick) {
   rows.forEach((row, d) => row.forEach(({ n, x0, w }) => {
     const label = (n === root ? 'all' : n.name) + (n.src ? ' · ' + n.src : '') + ' · ' + unit(n.w) + ' (' + fmtPct(n.w / (root.w || 1)) + ')';
     const hue = n === root ? '#c8c8c8' : 'hsl(' + (20 + (hash(n.name) % 40)) + ',75%,' + (62 + hash(n.name) % 14) + '%)';
-    box.append(el('div', { class: 'frame', title: label, 'data-path': JSON.stringify(n.path),
+    box.append(el('div', { class: 'frame' + (hl && n.name === hl ? ' hl' : hl ? ' dim' : ''), title: label,
+      'data-path': JSON.stringify(n.path), tabindex: '0', role: 'button',
       style: 'left:' + (x0 * 100) + '%;width:' + (w * 100) + '%;top:' + (d * 22) + 'px;background:' + hue,
-      onclick: () => onPick(n) }, el('span', { text: label })));
+      onclick: () => onPick(n), onkeydown: ev => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); onPick(n); } } },
+    el('span', { text: label })));
   }));
   host.replaceChildren(el('div', { class: 'crumbs' }, ...crumbs(root)), box);
 }
@@ -76,8 +80,12 @@ export function buildTimePanel() {
     option('-1', 'all capabilities', String(S.flameCap)), ...caps.map(c => option(String(c), 'capability ' + c, String(S.flameCap))));
   ui.tflame = el('div', { class: 'flame' });
   ui.ttotal = el('p', { class: 'ticks' });
+  const over = tprofSeries() ? buildTprofView() : [];
   return el('section', { class: 'panel', 'data-tab': 'time' },
-    el('p', { class: 'hint' }, 'Time profile: ticks per cost-centre stack (one tick every ' + fmtSec(tp.tick_us / 1e6) + '), ', sel, '.'),
+    el('p', { class: 'hint' }, 'Time profile: one tick every ' + fmtSec(tp.tick_us / 1e6) + ' per running capability; ' +
+      'a cost centre has a self tick where it was innermost, an inherited one where it was on the stack.'),
+    ...over, el('h2', { text: 'Stacks' }),
+    el('p', { class: 'hint' }, 'Cost-centre stacks, outermost at the top, on ', sel, '. Click a frame to zoom into it and follow its cost centre.'),
     ui.ttotal, ui.tflame);
 }
 
@@ -89,5 +97,9 @@ export function drawTimeFlame() {
   ui.ttotal.textContent = root.w.toLocaleString('en-US') + ' ticks' + (S.flameCap >= 0 ? ' on capability ' + S.flameCap : '') +
     (tp.tick_us ? ' ≈ ' + fmtSec(root.w * tp.tick_us / 1e6) : '');
   ui.ttotal.dataset.ticks = String(root.w);
-  renderIcicle(ui.tflame, root, x => x.toLocaleString('en-US') + ' ticks', n => { S.flameRoot = n.path; drawTimeFlame(); });
+  renderIcicle(ui.tflame, root, x => x.toLocaleString('en-US') + ' ticks', n => {
+    S.flameRoot = n.path;
+    S.tfocus = n === root ? null : n.name;
+    redraw();
+  }, S.tfocus);
 }

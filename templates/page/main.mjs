@@ -20,6 +20,7 @@ import { drawLegend, drawMarkerList } from './legend.mjs';
 import { buildTablePanel, drawTable } from './table.mjs';
 import { buildFlamePanel, buildTimePanel, drawFlame, drawTimeFlame } from './icicle.mjs';
 import { buildRunPanel } from './runinfo.mjs';
+import { drawTprofView } from './tview.mjs';
 import { startLive } from './live.mjs';
 
 // Drawing everything, once per animation frame however many changes ask.
@@ -68,7 +69,7 @@ function redrawNow() {
   }
   if (S.tab === 'bands') drawTable();
   if (S.tab === 'flame') drawFlame();
-  if (S.tab === 'time') drawTimeFlame();
+  if (S.tab === 'time') { drawTprofView(); drawTimeFlame(); }
   window.heapscope.drawn = ui.charts ? ui.charts.map(c => c.ser.map(s => s.name)) : [];
   if (window.heapscope.firstDraw == null) window.heapscope.firstDraw = performance.now();
 }

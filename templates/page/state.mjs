@@ -19,7 +19,9 @@ export const S = {
   timeMode: 'normalised', // compare pages
   tabChosen: false, // the reader clicked a tab
   markA: null, tab: 'chart', tableSort: ['bs', -1], tableFilter: '',
-  flameWeight: 'peak', flameCap: -1, flameRoot: []
+  flameWeight: 'peak', flameCap: -1, flameRoot: [],
+  tfocus: null, // the time profile's followed cost centre (its full name)
+  tsort: ['self', -1] // the time profile's table
 };
 html.classList.add('js');
 // the one writer of `runs` (a live page's fresh data)

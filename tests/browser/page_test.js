@@ -13,6 +13,7 @@ const { execFileSync } = require('child_process');
 const { watchCheck } = require('./watch_page.js');
 const { selectCheck } = require('./select_page.js');
 const { bandsCheck } = require('./bands_page.js');
+const { tprofCheck } = require('./tprof_page.js');
 
 // CI sets HEAPSCOPE_REQUIRE_BROWSER: there a missing browser is a failure,
 // not a skip, so the page is never left untested unnoticed.
@@ -338,6 +339,9 @@ async function timeProfileCheck(browser) {
       const t = Number(await page.getAttribute('.ticks', 'data-ticks'));
       check(t === byCap[cap], `${name}: ${cap} has ${byCap[cap]} ticks, page says ${t}`);
     }
+    await page.selectOption('select[aria-label="capability"]', '-1');
+    await settle(page);
+    await tprofCheck({ check, bin, samples, settle }, page, name);
     check(log.errors.length === 0 && log.requests.length === 0, `${name}: no console errors or requests`);
     await page.close();
   }
