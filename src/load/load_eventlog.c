@@ -47,20 +47,41 @@ static int on_event(void *user, const hs_event *ev)
     return 0;
 }
 
-/* Marks the tags of one consumer in p->to and in the reader's list. */
-static size_t want(pass *p, uint8_t to, size_t (*tags_of)(uint16_t *, size_t),
-                   uint16_t *tags, size_t n, size_t cap)
+/* Marks the tags of one consumer in to[] and in tags[] (n so far, room
+ * for cap); returns the new n. */
+static size_t want(uint8_t to_mark, size_t (*tags_of)(uint16_t *, size_t),
+                   uint8_t to[256], uint16_t *tags, size_t n, size_t cap)
 {
     uint16_t mine[128];
     size_t k = tags_of(mine, 128);
     for (size_t i = 0; i < k && i < 128; i++) {
         if (mine[i] < 256) {
-            if (!p->to[mine[i]] && n < cap)
+            if (!to[mine[i]] && n < cap)
                 tags[n++] = mine[i];
-            p->to[mine[i]] |= to;
+            to[mine[i]] |= to_mark;
         }
     }
     return n;
+}
+
+/* Sets r to decode the tags the census (when `census`) and the summary
+ * (when `summary`) read, and fills to[] (zeroed by the caller). */
+static void decode_for(hs_reader *r, bool census, bool summary,
+                       uint8_t to[256])
+{
+    uint16_t tags[256];
+    size_t n = 0;
+    if (census)
+        n = want(TO_CENSUS, hs_census_event_tags, to, tags, n, 256);
+    if (summary)
+        n = want(TO_SUMMARY, hs_summary_event_tags, to, tags, n, 256);
+    hs_reader_decode_only(r, tags, n);
+}
+
+void hs__load_decode_for(hs_reader *r, bool census, bool summary)
+{
+    uint8_t to[256] = {0};
+    decode_for(r, census, summary, to);
 }
 
 /* Sets r to decode what c and s (either may be NULL) read. */
@@ -69,13 +90,7 @@ static void pass_init(pass *p, hs_reader *r, hs_census *c, hs_summary *s)
     memset(p, 0, sizeof *p);
     p->c = c;
     p->s = s;
-    uint16_t tags[256];
-    size_t n = 0;
-    if (c)
-        n = want(p, TO_CENSUS, hs_census_event_tags, tags, n, 256);
-    if (s)
-        n = want(p, TO_SUMMARY, hs_summary_event_tags, tags, n, 256);
-    hs_reader_decode_only(r, tags, n);
+    decode_for(r, c != NULL, s != NULL, p->to);
 }
 
 /* What the tally counted hands the summary the events it was not given. */

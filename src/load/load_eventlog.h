@@ -16,4 +16,9 @@
 int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
                       hs_error *err);
 
+/* Sets r to decode only the tags the census (when `census`) and the
+ * summary (when `summary`) read: what a caller that hands every event to
+ * them one by one (the live state) needs decoded. */
+void hs__load_decode_for(hs_reader *r, bool census, bool summary);
+
 #endif
