@@ -24,6 +24,10 @@
 #                        it are reused (the generator is deterministic).
 #   KEEP=0               1: keep the default work directory too
 #   CC=cc                C compiler for the generator
+#   REAL=auto            auto: also make a real GHC log now (bench/RealLog.hs, when
+#                        ghc is there) and print issue 28's paired ratios on it
+#                        (bench/ratios.sh: PAIRS, REAL_ROUNDS, HP_SAMPLES); 0: skip;
+#                        1: fail without ghc
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -355,6 +359,18 @@ for r in "${results[@]}"; do
         failed=1
     fi
 done
+
+# --- a real GHC log beside the synthetic one: issue 28's ratios ---------------
+REAL=${REAL:-auto}
+if [ "$REAL" != 0 ]; then
+    if command -v "${GHC:-ghc}" >/dev/null 2>&1; then
+        HEAPSCOPE=$HEAPSCOPE BENCH_TMP=$work "$here/ratios.sh" || failed=1
+    elif [ "$REAL" != auto ]; then
+        die "REAL=$REAL but ghc is not available to make the real log"
+    else
+        note "ghc not found: skipping the real log's ratios (bench/ratios.sh)"
+    fi
+fi
 
 [ -n "${BENCH_TMP:-}" ] || [ "$KEEP" != 1 ] || echo "logs kept in $work"
 exit $failed

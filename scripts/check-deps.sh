@@ -3,7 +3,8 @@
 # docs/ARCHITECTURE.md): it reads every #include of a project header under
 # src/ and include/heapscope/ and fails on an edge the rule forbids.
 #
-#   common <- read <- census <- {load, summary, render} <- {diff, live} <- cli
+#   common <- read <- census <- {summary, render}; census, summary <- load
+#   {load, summary, render} <- {diff, live} <- cli
 #
 # A part may include its own headers and those of the parts it depends
 # on. Renderers see census tables, never events: render may not include
@@ -30,7 +31,7 @@ declare -A allow=(
     [common]="common"
     [read]="common read"
     [census]="common read census"
-    [load]="common read census load"
+    [load]="common read census summary load"
     [summary]="common read census summary"
     [render]="common census render"
     [diff]="common read census load summary render diff"

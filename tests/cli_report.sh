@@ -135,6 +135,20 @@ else
     skip_corpus "report of a log without heap profile"
 fi
 
+# ---- one pass: a pipe's page has the GC figures a file's has -----------------
+# The census and the summary come from the same walk over the events, so a
+# log that can be read only once (a pipe) loses nothing.
+mkdir -p "$TMP/pipe" "$TMP/file"
+"$BIN" report -d "$TMP/pipe" - <"$hc" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc "report of a pipe" 0
+run report "$hc" -d "$TMP/file"
+gc_of() { sed -n '/^"gc":{/,/^}/p' "$1"; }
+check "report of a pipe: the page has the GC figures" \
+    grep -q '"heapscope_version"' "$TMP/pipe/stdin.html"
+check "report of a pipe: the same GC figures as the file's page" \
+    same "$(gc_of "$TMP/pipe/stdin.html")" "$(gc_of "$TMP/file/leak-hc.html")"
+
 # ---- bad starting state ------------------------------------------------------
 run report "$hc" -d "$TMP/bad" --kind pie
 expect_rc "report --kind pie" 2

@@ -122,7 +122,7 @@ static void write_file(const uint8_t *data, size_t len)
     close(fd);
 }
 
-/* Larger than several read buffers (1 MiB), with events across their
+/* Larger than several read buffers (128 KiB), with events across their
  * edges. */
 static void test_big_file(void)
 {

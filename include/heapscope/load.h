@@ -1,5 +1,6 @@
 /*
- * heapscope/load.h: telling the input formats apart by their first bytes.
+ * heapscope/load.h: telling the input formats apart by their first bytes,
+ * and an eventlog read once for several consumers.
  * hs_census_load_fd() (census.h) loads any of them by this rule; a caller
  * that reads an input itself (a command printing its events, the Mono
  * summary) asks the same question here.
@@ -7,7 +8,10 @@
 #ifndef HEAPSCOPE_LOAD_H
 #define HEAPSCOPE_LOAD_H
 
+#include "census.h"
 #include "common.h"
+#include "reader.h"
+#include "summary.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +37,28 @@ typedef enum hs_format {
 /* The format the first n bytes of an input (data) begin, as far as n bytes
  * can tell; n may be 0 (HS_FORMAT_UNKNOWN). */
 HS_API hs_format hs_format_sniff(const void *data, size_t n);
+
+/*
+ * As hs_census_load_fd(), and when the input is an eventlog every event
+ * also goes to the summary s, in the same pass over the events (a report's
+ * census and GC figures from one walk). s may be NULL; it is not finished
+ * (call hs_summary_finish()), and a .hp or .mlpd input leaves it as it
+ * was. A failure of s (out of memory) ends the load with its error in
+ * *err.
+ */
+HS_API int hs_census_load_summary_fd(hs_census *c, hs_summary *s, int fd,
+                                     hs_error *err);
+
+/*
+ * Reads the eventlog on fd, from where it stands to its end, through r
+ * into the summary s: the summary's events decoded, every other one only
+ * counted (r is set to decode hs_summary_event_tags() only), one pass
+ * that gives the figures hs_summary_add_event() of every event would. s is not
+ * finished. Returns r's outcome, HS_DONE, HS_TRUNCATED or an error
+ * (described by hs_reader_error(r), with hs_reader_warning(r) beside), or
+ * a failure of s (HS_ERR_NOMEM, described by hs_summary_error(s)).
+ */
+HS_API int hs_summary_load_fd(hs_summary *s, hs_reader *r, int fd);
 
 #ifdef __cplusplus
 }

@@ -187,6 +187,14 @@ HS_API int hs_summary_set_input(hs_summary *s, const char *name);
 HS_API int hs_summary_add_event(hs_summary *s, const hs_event *ev);
 
 /*
+ * The event tags hs_summary_add_event() reads, in tags[0 .. min(n, cap)); returns
+ * n, their number. A reader set to decode only these (and any others a
+ * caller needs, hs_reader_decode_only()) gives the summary the same
+ * figures at a fraction of the decoding.
+ */
+HS_API size_t hs_summary_event_tags(uint16_t *tags, size_t cap);
+
+/*
  * Ends the input and computes the figures. Returns HS_OK, or
  * HS_ERR_NO_DATA when the log has neither GC nor heap events (the stats
  * stay readable, every has_* flag false, and the renderers say which

@@ -253,6 +253,10 @@ uint64_t cli_seconds_to_ns(double secs);
  * *out set, or an exit code after printing the error.
  */
 int cli_load_census(const char *path, unsigned name_limit, hs_census **out);
+/* As cli_load_census(), and an eventlog's events also go to s (NULL:
+ * none) in the same pass; s is not finished. */
+int cli_load_census_summary(const char *path, unsigned name_limit,
+                            hs_summary *s, hs_census **out);
 
 /* Why a loaded census has no heap samples, as a sentence for the user:
  * a log cut before its first census, a heap profile whose first census

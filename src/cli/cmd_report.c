@@ -7,7 +7,6 @@
 #include "report_dir.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,43 +214,23 @@ static void print_summary(const hs_census *c, const char *name,
     putchar('\n');
 }
 
-static int on_event(void *user, const hs_event *ev)
-{
-    int st = hs_summary_add_event(user, ev);
-    return st < 0 ? st : 0;
-}
-
 /*
- * The GC figures of an eventlog file, from a second pass over it (a pipe
- * cannot be read twice: its page goes without them), as JSON for the
- * page's GC tab. NULL when the log has no GC events or the pass fails:
- * problems are the census's to report, and this pass only adds a tab. On
- * success *out is the summary, for the summary line; the caller frees both.
+ * The GC figures of an eventlog's summary, fed in the census's pass, as
+ * JSON for the page's GC tab. NULL (and *s freed) when the log has no GC
+ * events: problems are the census's to report, the summary only adds a
+ * tab. Otherwise *s stays, for the summary line.
  */
-static char *eventlog_gc_json(const char *path, hs_summary **out)
+static char *eventlog_gc_json(hs_summary **s)
 {
-    *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    hs_summary *s = fd >= 0 ? hs_summary_new() : NULL;
-    hs_reader *r = s ? hs_reader_new() : NULL;
-    if (r)
-        cli_progress_begin(fd, path);
-    int st = r ? hs_read_fd(r, fd, on_event, s) : HS_ERR_NOMEM;
-    cli_progress_end();
-    if (fd >= 0)
-        close(fd);
-    hs_reader_free(r);
     hs_membuf m = {0};
     hs_sink ms = hs_membuf_sink(&m);
-    if ((st == HS_DONE || st == HS_OK || st == HS_TRUNCATED) &&
-        hs_summary_finish(s) == HS_OK &&
-        hs_summary_get_stats(s)->has_gc &&
-        hs_summary_render_json(s, &ms) == HS_OK) {
-        *out = s;
+    if (*s && hs_summary_finish(*s) == HS_OK &&
+        hs_summary_get_stats(*s)->has_gc &&
+        hs_summary_render_json(*s, &ms) == HS_OK)
         return m.data;
-    }
     hs_membuf_free(&m);
-    hs_summary_free(s);
+    hs_summary_free(*s);
+    *s = NULL;
     return NULL;
 }
 
@@ -271,14 +250,15 @@ static char *mlpd_gc_json(const hs_census *c, const char *input)
 }
 
 /*
- * Loads the input; an .mlpd file without heap shots but with allocations
+ * Loads the input, an eventlog's events into gs too in the same pass; an
+ * .mlpd file without heap shots but with allocations
  * is loaded again as bytes allocated over time, unless --source said which
  * (then *alloc is already set). *alloc tells which the census holds.
  */
 static int load(const char *input, unsigned name_limit, bool source_given,
-                hs_census **c, bool *alloc)
+                hs_summary *gs, hs_census **c, bool *alloc)
 {
-    int st = cli_load_census(input, name_limit, c);
+    int st = cli_load_census_summary(input, name_limit, gs, c);
     const hs_mlpd_gc_stats *ms = st == EXIT_OK ? hs_census_mlpd_stats(*c) : NULL;
     if (!ms || source_given || hs_census_sample_count(*c) || !ms->alloc_count ||
         strcmp(input, "-") == 0)
@@ -321,15 +301,23 @@ int cmd_report(int argc, char **argv)
         set.input_st = &in_st;
 
     hs_census *c = NULL;
-    if ((st = load(set.input, name_limit, source_given, &c, &alloc)) != EXIT_OK)
-        return st;
-    hs_summary *gs = NULL;
+    hs_summary *gs = hs_summary_new();
+    if (!gs) {
+        cli_errorf("out of memory");
+        return EXIT_INTERNAL;
+    }
+    st = load(set.input, name_limit, source_given, gs, &c, &alloc);
     char *gc = NULL;
+    if (st != EXIT_OK || hs_census_get_info(c)->source != HS_SOURCE_EVENTLOG) {
+        hs_summary_free(gs);
+        gs = NULL;
+    }
+    if (st != EXIT_OK)
+        return st;
     if (hs_census_mlpd_stats(c))
         gc = mlpd_gc_json(c, set.input);
-    else if (strcmp(set.input, "-") != 0 &&
-             hs_census_get_info(c)->source == HS_SOURCE_EVENTLOG)
-        gc = eventlog_gc_json(set.input, &gs);
+    else if (gs)
+        gc = eventlog_gc_json(&gs);
     if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) && !gc) {
         st = report_dir_no_data(c, set.input);
         hs_census_free(c);

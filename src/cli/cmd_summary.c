@@ -86,22 +86,6 @@ static const cli_optref opts[] = {
 
 const cli_command cli_cmd_summary = {"summary", head, opts, tail};
 
-typedef struct pass_ctx {
-    hs_summary *s;
-    int status;   /* hs_summary_add_event()'s first error */
-} pass_ctx;
-
-static int on_event(void *user, const hs_event *ev)
-{
-    pass_ctx *p = user;
-    int st = hs_summary_add_event(p->s, ev);
-    if (st < 0) {
-        p->status = st;
-        return st;
-    }
-    return 0;
-}
-
 /*
  * One pass over fd into a new summary with window w (NULL: none). Returns
  * EXIT_OK with *out set, or an exit code after printing the error. A
@@ -127,15 +111,14 @@ static int run_pass(const char *path, int fd, const hs_summary_window *w,
         hs_reader_free(r);
         return EXIT_INTERNAL;
     }
-    pass_ctx p = {s, HS_OK};
     cli_progress_begin(fd, path);
-    int st = hs_read_fd(r, fd, on_event, &p);
+    int st = hs_summary_load_fd(s, r, fd);
     cli_progress_end();
-    if (p.status < 0) {
+    if (st < 0 && hs_summary_error(s)->code < 0) {
         cli_errorf("summary: %s", hs_summary_error(s)->message);
         hs_summary_free(s);
         hs_reader_free(r);
-        return cli_exit_code(p.status);
+        return cli_exit_code(st);
     }
     /* where the log is cut (past its header: never 0), or 0 */
     *cut = st == HS_TRUNCATED ? hs_reader_error(r)->offset : 0;

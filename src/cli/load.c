@@ -30,6 +30,12 @@ void cli_set_mlpd_samples(hs_mlpd_samples samples)
 
 int cli_load_census(const char *path, unsigned name_limit, hs_census **out)
 {
+    return cli_load_census_summary(path, name_limit, NULL, out);
+}
+
+int cli_load_census_summary(const char *path, unsigned name_limit,
+                            hs_summary *s, hs_census **out)
+{
     *out = NULL;
     int fd = cli_open_input(path);
     if (fd < 0)
@@ -51,7 +57,7 @@ int cli_load_census(const char *path, unsigned name_limit, hs_census **out)
     }
     hs_error err;
     cli_progress_begin(fd, path);
-    int st = hs_census_load_fd(c, fd, &err);
+    int st = hs_census_load_summary_fd(c, s, fd, &err);
     cli_progress_end();
     if (fd > 0)
         close(fd);

@@ -12,6 +12,7 @@
 #include "common/internal.h"
 #include "census/census_build.h"
 #include "census/census_compact.h"
+#include "load/load_eventlog.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +64,9 @@ hs_live *hs_live_new_with(const hs_allocator *alloc)
         hs_live_free(l);
         return NULL;
     }
+    /* Events neither reads (scheduler, most GC events) cost no decoding:
+     * both count them undecoded as they would decoded. */
+    hs__load_decode_for(l->reader, true, true);
     return l;
 }
 
@@ -110,12 +114,12 @@ static int fail(hs_live *l, const hs_error *e)
  * samples past the bound (found by fuzz_live). */
 static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
 {
-    size_t n = hs_census_sample_count(l->census);
     bool edge = before ? ev->tag == HS_EV_HEAP_PROF_SAMPLE_BEGIN ||
                              ev->tag == HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN
                        : ev->tag == HS_EV_HEAP_PROF_SAMPLE_END;
-    if (!edge)
+    if (!edge) /* nearly every event: no call to count the samples */
         return HS_OK;
+    size_t n = hs_census_sample_count(l->census);
     l->complete_samples = n;
     if (before && !ev->known) /* the census will not open a sample */
         return HS_OK;

@@ -10,10 +10,10 @@
 #include "census/census_impl.h"
 #include "census/census_build.h"
 #include "read/input.h"
-#include "read/read_eventlog.h"
 #include "read/read_hp.h"
 #include "heapscope/load.h"
 #include "heapscope/mlpd_census.h"
+#include "load/load_eventlog.h"
 #include "load/load_mlpd.h"
 
 #include <errno.h>
@@ -34,92 +34,6 @@ static void input_err(hs_error *err, int st, int e)
                       e ? strerror(e) : "");
     else
         hs__error_set(err, st, NULL, "out of memory");
-}
-
-/*
- * Most events (scheduler, GC) mean nothing to the census: the bookkeeping
- * every event needs (count, latest time, highest capability: what
- * hs_census_add_event does per event, so that both ways give one answer
- * even when times go backwards inside a block) is done here, and only the
- * census's own tags cost a call.
- */
-typedef struct load_state {
-    hs_census *c;
-    uint64_t count, max_time;
-    int32_t max_cap;
-    int census_err; /* the census's failure that stopped reading */
-} load_state;
-
-static int on_event(void *user, const hs_event *ev)
-{
-    load_state *s = user;
-    if (ev->time > s->max_time)
-        s->max_time = ev->time;
-    if (ev->cap > s->max_cap)
-        s->max_cap = ev->cap;
-    s->count++;
-    hs__census_note_tag(s->c, ev->tag);
-    if (!ev->known) /* not one of the census's events */
-        return 0;
-    int cs = hs__census_add_wanted(s->c, ev);
-    if (cs < 0)
-        s->census_err = cs;
-    return cs < 0 ? cs : 0;
-}
-
-static int load_eventlog(hs_census *c, hs_input *in, hs_error *err)
-{
-    hs_reader *r = hs_reader_new_with(c->alloc);
-    if (!r) {
-        hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
-        return HS_ERR_NOMEM;
-    }
-    /* Only the census's own events are decoded, which keeps loading close
-     * to the speed of bare framing. */
-    uint16_t tags[64];
-    size_t ntags = hs_census_event_tags(tags, 64);
-    hs_reader_decode_only(r, tags, ntags < 64 ? ntags : 64);
-    hs_reader_set_raw_stacks(r, true); /* bands are keyed on the bytes */
-    load_state s = {c, 0, 0, -1, 0};
-    int st = hs__read_input(r, in, on_event, &s);
-    if (s.census_err) {
-        hs_reader_free(r);
-        if (err)
-            *err = *hs_census_error(c);
-        return s.census_err;
-    }
-    hs__census_skipped(c, s.count, s.max_time, s.max_cap);
-    if (hs_reader_warning(r))
-        hs__census_build_warn(c, "%s", hs_reader_warning(r));
-    /* A log cut right after its header has no events, and is still an
-     * eventlog: what it lacks is for the cut to explain. */
-    if (hs_reader_header_done(r))
-        c->info.source = HS_SOURCE_EVENTLOG;
-    if (st < 0) {
-        if (err)
-            *err = *hs_reader_error(r);
-        hs_reader_free(r);
-        return st;
-    }
-    int fs = hs_census_finish(c, st == HS_DONE);
-    if (fs < 0) {
-        hs__error_set(err, fs, NULL,
-                      "out of memory while building the census");
-        hs_reader_free(r);
-        return fs;
-    }
-    if (st == HS_TRUNCATED) {
-        c->info.cut_offset = hs_reader_error(r)->offset;
-        if (err) {
-            *err = *hs_reader_error(r);
-            hs__census_fold_cut(c, err);
-        }
-        hs_reader_free(r);
-        return HS_TRUNCATED;
-    }
-    hs__error_clear(err);
-    hs_reader_free(r);
-    return HS_OK;
 }
 
 /* --- .hp: the parser's callbacks into the builder ------------------------ */
@@ -256,7 +170,8 @@ int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
     return st;
 }
 
-int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
+/* hs_census_load_fd(), and the events to s too (NULL: none). */
+static int load_fd(hs_census *c, hs_summary *s, int fd, hs_error *err)
 {
     hs__error_clear(err);
     hs_input in;
@@ -285,9 +200,20 @@ int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
         st = load_hp(c, &in, err);
         break;
     default:
-        st = load_eventlog(c, &in, err);
+        st = hs__load_eventlog(c, s, &in, err);
         break;
     }
     hs_input_close(&in);
     return st;
+}
+
+int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
+{
+    return load_fd(c, NULL, fd, err);
+}
+
+int hs_census_load_summary_fd(hs_census *c, hs_summary *s, int fd,
+                              hs_error *err)
+{
+    return load_fd(c, s, fd, err);
 }

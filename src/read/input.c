@@ -9,11 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* read() buffer. A chunk that stays in the CPU's cache while the decoder
- * walks it: 1 MiB reads decode 2.3x faster than the same file mapped
- * (bench/run.sh, 300 MB log from the page cache: 0.12 s against 0.28 s;
- * the mapped walk misses the TLB and the cache on every new page). */
-#define READ_BLOCK (1u << 20)
+/* read() buffer. A chunk that stays in the CPU's cache while the kernel
+ * copies it in and the decoder walks it: reads decode 2.3x faster than the
+ * same file mapped (bench/run.sh, 300 MB log from the page cache: 0.12 s
+ * against 0.28 s; the mapped walk misses the TLB and the cache on every
+ * new page), and 128 KiB (a core's L2) faster than 1 MiB, whose copy
+ * leaves the cache: on a real 300 MB -N2 log (bench/ratios.sh) the
+ * kernel's copy took 0.07 s against 0.21 s, events --count 166-196 ms of
+ * CPU against 302-352 ms. */
+#define READ_BLOCK (1u << 17)
 /* The most hs_input_peek() holds: the buffer is never smaller. */
 #define PEEK_MAX (1u << 16)
 

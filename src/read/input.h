@@ -3,7 +3,7 @@
  * library: a pull of chunks, each valid until the next pull.
  *
  * Files, pipes, sockets, FIFOs and terminals alike are read with read()
- * (EINTR retried) into one buffer of 1 MiB, so memory stays bounded
+ * (EINTR retried) into one buffer of 128 KiB, so memory stays bounded
  * whatever the input's size. Regular files are not mapped: walking a
  * mapping page by page decoded at less than half the speed of a buffer
  * that stays in the cache (see input.c).

@@ -157,6 +157,73 @@ static void nonmoving_census_13(hs_event *ev)
     ev->u.nonmoving_census.live_blocks = hs_be32(p + 9);
 }
 
+/*
+ * The events of fixed numeric fields (GC, capability, heap-size, thread
+ * events: most of a real log) decoded by one function per tag, which the
+ * compiler makes from the table's field list: each field's kind and place
+ * known when compiled, no loop over descriptors, no switch per field. A
+ * tag with a string, a stack or a payload-long field has no such function
+ * and takes the descriptor loop below. Both read the same list, so they
+ * cannot disagree on a layout.
+ */
+#define PLAIN_U8 1
+#define PLAIN_U16 1
+#define PLAIN_U32 1
+#define PLAIN_U64 1
+#define PLAIN_U64_HEX 1
+#define PLAIN_BREAKDOWN 1
+#define PLAIN_U32_OPT 1
+#define PLAIN_U64_OPT 1
+#define PLAIN_CC_FLAGS 1
+#define PLAIN_TEXT 0
+#define PLAIN_BINARY 0
+#define PLAIN_ARGS 0
+#define PLAIN_CSTR 0
+#define PLAIN_FILTER 0
+#define PLAIN_CSTR_REQ 0
+#define PLAIN_STACK 0
+
+/* what is left of the payload at p */
+#define LEFT ((size_t)(ev->payload + ev->payload_len - p))
+#define HOT_U8(m, c, a) ev->u.m.c = *p++;
+#define HOT_U16(m, c, a) ev->u.m.c = hs_be16(p); p += 2;
+#define HOT_U32(m, c, a) ev->u.m.c = hs_be32(p); p += 4;
+#define HOT_U64(m, c, a) ev->u.m.c = hs_be64(p); p += 8;
+#define HOT_U64_HEX HOT_U64
+#define HOT_BREAKDOWN HOT_U32
+#define HOT_U32_OPT(m, c, a) \
+    { bool has_ = LEFT >= 4; ev->u.m.c = has_ ? hs_be32(p) : 0; \
+      p += has_ ? 4 : 0; }
+#define HOT_U64_OPT(m, c, a) \
+    { bool has_ = LEFT >= 8; ev->u.m.a = has_; \
+      ev->u.m.c = has_ ? hs_be64(p) : 0; p += has_ ? 8 : 0; }
+#define HOT_CC_FLAGS(m, c, a) ev->u.m.c = LEFT ? *p++ : 0;
+#define HOT_TEXT(m, c, a)
+#define HOT_BINARY(m, c, a)
+#define HOT_ARGS(m, c, a)
+#define HOT_CSTR(m, c, a)
+#define HOT_FILTER(m, c, a)
+#define HOT_CSTR_REQ(m, c, a)
+#define HOT_STACK(m, c, a)
+#define HOT_FIELD(m, kind, cname, pname, aux) HOT_##kind(m, cname, aux)
+#define PLAIN_FIELD(m, kind, cname, pname, aux) && PLAIN_##kind
+#define PLAIN(FIELDS, m) (1 FIELDS(PLAIN_FIELD, m))
+
+typedef void (*hot_fn)(hs_event *ev);
+
+#define HOT_FN(tag, NAME, size, min, m, FIELDS, desc) \
+    static void hot_##NAME(hs_event *ev) \
+    { \
+        const uint8_t *p = ev->payload; \
+        FIELDS(HOT_FIELD, m) \
+        (void)p; \
+    }
+HS_EVENT_TABLE(HOT_FN)
+
+#define HOT_ENTRY(tag, NAME, size, min, m, FIELDS, desc) \
+    [tag] = PLAIN(FIELDS, m) ? hot_##NAME : NULL,
+static const hot_fn hot[HS__EVENT_TAGS] = {HS_EVENT_TABLE(HOT_ENTRY)};
+
 int hs__reader_decode(hs_reader *r, hs_event *ev)
 {
     if (ev->tag >= HS__EVENT_TAGS)
@@ -177,6 +244,11 @@ int hs__reader_decode(hs_reader *r, hs_event *ev)
         declared_var != (d->size == HS_EVSIZE_VAR))
         return HS_OK;
     ev->known = true;
+    /* GHC 6.12's wide thread ids are the descriptor loop's to narrow */
+    if (hot[ev->tag] && !r->wide_tid) {
+        hot[ev->tag](ev);
+        return HS_OK;
+    }
     struct cursor c = {ev->payload, ev->payload + ev->payload_len};
     for (unsigned i = 0; i < d->nfields; i++) {
         if (i == 0 && wide_thread(r, &d->fields[0], &c)) {

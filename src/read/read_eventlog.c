@@ -408,23 +408,123 @@ static int run_plain(hs_reader *r, hs_event_fn fn, void *user)
     return 0;
 }
 
-/* Hands every complete event of the fed chunk to fn. Returns
- * HS_NEED_INPUT to go on, HS_DONE, an error, or fn's non-zero return
- * (also in *stop). */
+/* Notes an event of the general path in *t. */
+static void tally_one(hs__tally *t, const hs_event *ev)
+{
+    t->events++;
+    if (ev->cap > t->max_cap)
+        t->max_cap = ev->cap;
+    if (ev->tag == HS_EV_BLOCK_MARKER) {
+        t->markers++;
+        if (ev->time > t->marker_max_time)
+            t->marker_max_time = ev->time;
+        return;
+    }
+    if (ev->time > t->max_time)
+        t->max_time = ev->time;
+    t->last_tag = ev->tag;
+}
+
+/*
+ * run_plain() for hs__read_input_tally(): every ordinary event at the
+ * reader's position is noted in *t; those of the tags the reader decodes
+ * are decoded here and handed to fn, the others cost no call and no store
+ * but the tally's. The reader's state is stored before each decoding and
+ * each call, so both see it as hs_reader_next() would leave it. Returns
+ * fn's non-zero return, or 0 at the first event the general path must
+ * take (an event that failed to decode too: the reader then holds the
+ * error, which its next step returns).
+ */
+static int run_tally(hs_reader *r, hs_event_fn fn, void *user, hs__tally *t)
+{
+    const uint8_t *base = r->in, *p = base + r->in_pos;
+    const uint8_t *end = base + r->in_len;
+    const uint32_t *type_info = r->type_info;
+    const size_t ntags = r->type_ntags;
+    const uint64_t block_end = r->block_end;
+    uint64_t off = r->item_off, index = r->index;
+    int32_t cap = r->block_cap;
+    hs__tally tl = *t;
+    int rc = 0;
+    while (end - p >= 12) {
+        uint16_t tag = hs_be16(p);
+        uint32_t info = tag < ntags ? type_info[tag] : 0; /* 0: undeclared */
+        if (!info || tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE)
+            break;
+        uint32_t size1 = info & TI_SIZE;
+        size_t head = 10, total = 10 + (size_t)(size1 - 1);
+        if (size1 - 1 == VARIABLE_SIZE) {
+            head = 12;
+            total = 12 + (size_t)hs_be16(p + 10);
+        }
+        if ((size_t)(end - p) < total)
+            break;
+        if (off >= block_end)
+            cap = HS_CAP_NONE;
+        uint64_t time = hs_be64(p + 2);
+        hs_event ev;
+        if (info & TI_DECODE) {
+            ev.tag = tag;
+            ev.known = false;
+            ev.cap = cap;
+            ev.time = time;
+            ev.offset = off;
+            ev.index = index;
+            ev.payload = p + head;
+            ev.payload_len = total - head;
+            r->in_pos = (size_t)(p - base);
+            r->item_off = off;
+            r->index = index;
+            r->block_cap = cap;
+            if (hs__reader_decode(r, &ev) < 0)
+                break;
+        }
+        tl.events++;
+        tl.max_time = time > tl.max_time ? time : tl.max_time;
+        tl.max_cap = cap > tl.max_cap ? cap : tl.max_cap;
+        tl.last_tag = tag;
+        p += total;
+        off += total;
+        index++;
+        if (info & TI_DECODE) {
+            r->in_pos = (size_t)(p - base);
+            r->item_off = off;
+            r->index = index;
+            if ((rc = fn(user, &ev)) != 0)
+                break;
+        }
+    }
+    if (r->state != ST_ERROR) {
+        r->in_pos = (size_t)(p - base);
+        r->item_off = off;
+        r->index = index;
+        r->block_cap = cap;
+    }
+    *t = tl;
+    return rc;
+}
+
+/* Hands every complete event of the fed chunk to fn (with a tally t, only
+ * those of decoded tags, every one noted in t). Returns HS_NEED_INPUT to
+ * go on, HS_DONE, an error, or fn's non-zero return (also in *stop). */
 static int feed_events(hs_reader *r, const uint8_t *data, size_t n,
-                       hs_event_fn fn, void *user, int *stop)
+                       hs_event_fn fn, void *user, hs__tally *t, int *stop)
 {
     hs_reader_feed(r, data, n);
     for (;;) {
         int rc = 0;
         if (r->state == ST_EVENTS && !r->stage_len)
-            rc = run_plain(r, fn, user);
+            rc = t ? run_tally(r, fn, user, t) : run_plain(r, fn, user);
         hs_event ev;
         int st = rc ? rc : hs_reader_next(r, &ev);
-        if (!rc && st == HS_EVENT)
-            rc = fn(user, &ev);
-        else if (!rc)
+        if (!rc && st == HS_EVENT) {
+            if (t)
+                tally_one(t, &ev);
+            if (!t || (hs__type_info(r, ev.tag) & TI_DECODE))
+                rc = fn(user, &ev);
+        } else if (!rc) {
             return st;
+        }
         if (rc) {
             *stop = rc;
             return rc;
@@ -432,7 +532,8 @@ static int feed_events(hs_reader *r, const uint8_t *data, size_t n,
     }
 }
 
-int hs__read_input(hs_reader *r, hs_input *in, hs_event_fn fn, void *user)
+static int read_loop(hs_reader *r, hs_input *in, hs_event_fn fn, void *user,
+                     hs__tally *t)
 {
     if (r->state == ST_ERROR)
         return r->err.code;
@@ -440,7 +541,7 @@ int hs__read_input(hs_reader *r, hs_input *in, hs_event_fn fn, void *user)
     size_t n;
     int st, stop = 0;
     while ((st = hs_input_next(in, &data, &n)) == HS_OK) {
-        int rs = feed_events(r, data, n, fn, user, &stop);
+        int rs = feed_events(r, data, n, fn, user, t, &stop);
         if (stop)
             return stop;
         if (rs < 0 || rs == HS_DONE)
@@ -462,13 +563,37 @@ int hs__read_input(hs_reader *r, hs_input *in, hs_event_fn fn, void *user)
     return hs_reader_finish(r);
 }
 
-int hs_read_fd(hs_reader *r, int fd, hs_event_fn fn, void *user)
+int hs__read_input(hs_reader *r, hs_input *in, hs_event_fn fn, void *user)
+{
+    return read_loop(r, in, fn, user, NULL);
+}
+
+int hs__read_input_tally(hs_reader *r, hs_input *in, hs_event_fn fn,
+                         void *user, hs__tally *t)
+{
+    return read_loop(r, in, fn, user, t);
+}
+
+/* hs_read_fd(), with a tally or without (t NULL). */
+static int read_fd(hs_reader *r, int fd, hs_event_fn fn, void *user,
+                   hs__tally *t)
 {
     hs_input in;
     hs_input_open(&in, fd, r->alloc);
-    int st = hs__read_input(r, &in, fn, user);
+    int st = read_loop(r, &in, fn, user, t);
     int saved = errno;
     hs_input_close(&in);
     errno = saved;
     return st;
+}
+
+int hs_read_fd(hs_reader *r, int fd, hs_event_fn fn, void *user)
+{
+    return read_fd(r, fd, fn, user, NULL);
+}
+
+int hs__read_fd_tally(hs_reader *r, int fd, hs_event_fn fn, void *user,
+                      hs__tally *t)
+{
+    return read_fd(r, fd, fn, user, t);
 }

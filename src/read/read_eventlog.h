@@ -12,4 +12,33 @@
 /* As hs_read_fd(), reading `in` from where it stands; `in` stays open. */
 int hs__read_input(hs_reader *r, hs_input *in, hs_event_fn fn, void *user);
 
+/*
+ * What the read loop notes of every event, so that the events nobody
+ * decodes cost no call: their number, the latest time and the highest
+ * capability. Block markers are counted apart, their times too (a
+ * marker's time is its block's start, which the summary does not take for
+ * an event's), and last_tag is the tag of the latest event that is not a
+ * block marker.
+ */
+typedef struct hs__tally {
+    uint64_t events, markers;
+    uint64_t max_time, marker_max_time;
+    int32_t max_cap;         /* -1: none */
+    uint16_t last_tag;
+} hs__tally;
+
+/*
+ * As hs__read_input(), but only the events of tags the reader decodes go
+ * to fn (decoded, or left raw when their layout is not the table's); every
+ * event, those included, is noted in *t, which the caller zeroes (max_cap
+ * -1) before the first call.
+ */
+int hs__read_input_tally(hs_reader *r, hs_input *in, hs_event_fn fn,
+                         void *user, hs__tally *t);
+
+/* As hs__read_input_tally() on fd from where it stands, through an input
+ * of r's allocator (hs_read_fd() with a tally). */
+int hs__read_fd_tally(hs_reader *r, int fd, hs_event_fn fn, void *user,
+                      hs__tally *t);
+
 #endif

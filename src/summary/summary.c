@@ -41,6 +41,7 @@
  * count.
  */
 #include "summary/summary_internal.h"
+#include "summary/summary_bulk.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -307,6 +308,36 @@ int hs_summary_add_event(hs_summary *s, const hs_event *ev)
     default:
         return on_global(s, ev);
     }
+}
+
+/* The tags hs_summary_add_event() reads; every other event only counts and
+ * moves the time on, which hs__summary_skipped() does for many at once. */
+static const uint16_t summary_tags[] = {
+    HS_EV_GC_START, HS_EV_GC_END, HS_EV_GC_STATS_GHC, HS_EV_HEAP_SIZE,
+    HS_EV_HEAP_ALLOCATED, HS_EV_SPARK_COUNTERS, HS_EV_HEAP_LIVE,
+    HS_EV_BLOCKS_SIZE, HS_EV_HEAP_INFO_GHC, HS_EV_RTS_IDENTIFIER,
+    HS_EV_PROGRAM_ARGS, HS_EV_HEAP_PROF_BEGIN, HS_EV_USER_MARKER,
+    HS_EV_CONC_MARK_BEGIN, HS_EV_CONC_MARK_END, HS_EV_CONC_SWEEP_BEGIN,
+    HS_EV_CONC_SWEEP_END, HS_EV_CONC_SYNC_BEGIN, HS_EV_CONC_SYNC_END,
+};
+
+size_t hs_summary_event_tags(uint16_t *tags, size_t cap)
+{
+    size_t n = sizeof summary_tags / sizeof summary_tags[0];
+    for (size_t i = 0; i < n && i < cap; i++)
+        tags[i] = summary_tags[i];
+    return n;
+}
+
+void hs__summary_skipped(hs_summary *s, uint64_t events, uint64_t timed,
+                         uint64_t max_time)
+{
+    if (s->sticky || s->finished)
+        return;
+    s->events += events;
+    if (timed && (!s->any_time || max_time > s->last_time))
+        s->last_time = max_time;
+    s->any_time |= timed != 0;
 }
 
 /* --- finish ------------------------------------------------------------- */

@@ -1,0 +1,184 @@
+/*
+ * An eventlog in one pass: every event is read once, the census's tags
+ * and the summary's are decoded and handed to each, and every other event
+ * is only counted by the read loop (hs__read_input_tally), so that the
+ * scheduler and GC events neither consumer reads cost no call. A report
+ * gets its census and its GC figures from the same walk
+ * (hs_census_load_summary_fd), the summary command its figures from the
+ * same loop without a census (hs_summary_load_fd), and hs_census_load_fd
+ * (load.c) the census alone.
+ */
+#include "census/census_impl.h"
+#include "census/census_build.h"
+#include "read/input.h"
+#include "read/read_eventlog.h"
+#include "heapscope/load.h"
+#include "load/load_eventlog.h"
+#include "summary/summary_bulk.h"
+
+/* Where the events of a tag go. */
+enum { TO_CENSUS = 1, TO_SUMMARY = 2 };
+
+typedef struct pass {
+    hs_census *c;            /* NULL: no census */
+    hs_summary *s;           /* NULL: no summary */
+    uint64_t to_summary;     /* events given to hs_summary_add_event() */
+    int census_err, summary_err; /* the failure that stopped reading */
+    uint8_t to[256];         /* TO_* by tag (the table's tags are < 256) */
+} pass;
+
+static int on_event(void *user, const hs_event *ev)
+{
+    pass *p = user;
+    if (!ev->known || ev->tag >= 256) /* left raw: counted in the tally */
+        return 0;
+    uint8_t to = p->to[ev->tag];
+    if (to & TO_CENSUS) {
+        int cs = hs__census_add_wanted(p->c, ev);
+        if (cs < 0)
+            return p->census_err = cs;
+    }
+    if (to & TO_SUMMARY) {
+        p->to_summary++;
+        int ss = hs_summary_add_event(p->s, ev);
+        if (ss < 0)
+            return p->summary_err = ss;
+    }
+    return 0;
+}
+
+/* Marks the tags of one consumer in to[] and in tags[] (n so far, room
+ * for cap); returns the new n. */
+static size_t want(uint8_t to_mark, size_t (*tags_of)(uint16_t *, size_t),
+                   uint8_t to[256], uint16_t *tags, size_t n, size_t cap)
+{
+    uint16_t mine[128];
+    size_t k = tags_of(mine, 128);
+    for (size_t i = 0; i < k && i < 128; i++) {
+        if (mine[i] < 256) {
+            if (!to[mine[i]] && n < cap)
+                tags[n++] = mine[i];
+            to[mine[i]] |= to_mark;
+        }
+    }
+    return n;
+}
+
+/* Sets r to decode the tags the census (when `census`) and the summary
+ * (when `summary`) read, and fills to[] (zeroed by the caller). */
+static void decode_for(hs_reader *r, bool census, bool summary,
+                       uint8_t to[256])
+{
+    uint16_t tags[256];
+    size_t n = 0;
+    if (census)
+        n = want(TO_CENSUS, hs_census_event_tags, to, tags, n, 256);
+    if (summary)
+        n = want(TO_SUMMARY, hs_summary_event_tags, to, tags, n, 256);
+    hs_reader_decode_only(r, tags, n);
+}
+
+void hs__load_decode_for(hs_reader *r, bool census, bool summary)
+{
+    uint8_t to[256] = {0};
+    decode_for(r, census, summary, to);
+}
+
+/* Sets r to decode what c and s (either may be NULL) read. */
+static void pass_init(pass *p, hs_reader *r, hs_census *c, hs_summary *s)
+{
+    memset(p, 0, sizeof *p);
+    p->c = c;
+    p->s = s;
+    decode_for(r, c != NULL, s != NULL, p->to);
+}
+
+/* What the tally counted hands the summary the events it was not given. */
+static void summary_skipped(const pass *p, const hs__tally *t)
+{
+    if (p->s)
+        hs__summary_skipped(p->s, t->events - p->to_summary,
+                            t->events - t->markers - p->to_summary,
+                            t->max_time);
+}
+
+/* The census's bookkeeping of every event, as hs_census_add_event() does
+ * it one by one. */
+static void census_skipped(hs_census *c, const hs__tally *t)
+{
+    uint64_t end = t->max_time > t->marker_max_time ? t->max_time
+                                                    : t->marker_max_time;
+    hs__census_skipped(c, t->events, end, t->max_cap);
+    if (t->events > t->markers)
+        hs__census_note_tag(c, t->last_tag);
+}
+
+/* The census finished after the pass, and the cut folded into err. */
+static int census_done(hs_census *c, hs_reader *r, int st, hs_error *err)
+{
+    if (hs_reader_warning(r))
+        hs__census_build_warn(c, "%s", hs_reader_warning(r));
+    /* A log cut right after its header has no events, and is still an
+     * eventlog: what it lacks is for the cut to explain. */
+    if (hs_reader_header_done(r))
+        c->info.source = HS_SOURCE_EVENTLOG;
+    if (st < 0) {
+        if (err)
+            *err = *hs_reader_error(r);
+        return st;
+    }
+    int fs = hs_census_finish(c, st == HS_DONE);
+    if (fs < 0) {
+        hs__error_set(err, fs, NULL,
+                      "out of memory while building the census");
+        return fs;
+    }
+    if (st == HS_TRUNCATED) {
+        c->info.cut_offset = hs_reader_error(r)->offset;
+        if (err) {
+            *err = *hs_reader_error(r);
+            hs__census_fold_cut(c, err);
+        }
+        return HS_TRUNCATED;
+    }
+    hs__error_clear(err);
+    return HS_OK;
+}
+
+int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
+                      hs_error *err)
+{
+    hs_reader *r = hs_reader_new_with(c->alloc);
+    if (!r) {
+        hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
+        return HS_ERR_NOMEM;
+    }
+    hs_reader_set_raw_stacks(r, true); /* bands are keyed on the bytes */
+    pass p;
+    pass_init(&p, r, c, s);
+    hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
+    int st = hs__read_input_tally(r, in, on_event, &p, &t);
+    if (p.census_err || p.summary_err) {
+        hs_reader_free(r);
+        if (err)
+            *err = p.census_err ? *hs_census_error(c) : *hs_summary_error(s);
+        return p.census_err ? p.census_err : p.summary_err;
+    }
+    census_skipped(c, &t);
+    summary_skipped(&p, &t);
+    st = census_done(c, r, st, err);
+    hs_reader_free(r);
+    return st;
+}
+
+int hs_summary_load_fd(hs_summary *s, hs_reader *r, int fd)
+{
+    pass p;
+    pass_init(&p, r, NULL, s);
+    hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
+    int st = hs__read_fd_tally(r, fd, on_event, &p, &t);
+    if (p.summary_err)
+        return p.summary_err;
+    summary_skipped(&p, &t);
+    return st;
+}

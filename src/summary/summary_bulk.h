@@ -1,0 +1,18 @@
+/*
+ * The summary fed in bulk, for the library's one pass over the events
+ * (load/load_eventlog.c): the events it does not read are counted there
+ * and handed over at once. Internal to the library.
+ */
+#ifndef HEAPSCOPE_SUMMARY_BULK_H
+#define HEAPSCOPE_SUMMARY_BULK_H
+
+#include "heapscope/summary.h"
+
+/* As hs_summary_add_event() of `events` events outside hs_summary_event_tags(),
+ * `timed` of them not block markers, the latest of whose times is
+ * max_time: the count and the end of the run, which is all such events
+ * change. */
+void hs__summary_skipped(hs_summary *s, uint64_t events, uint64_t timed,
+                         uint64_t max_time);
+
+#endif
