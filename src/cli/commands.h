@@ -11,6 +11,7 @@
     X(hp,      "a .hp file as the runtime writes it (hp2ps reads it)") \
     X(csv,     "census tables as CSV") \
     X(folded,  "folded stacks for flamegraph.pl, inferno and speedscope") \
+    X(ticky,   "ticky-ticky counters: entries and allocation per closure") \
     X(summary, "garbage-collector statistics as +RTS -s prints them") \
     X(diff,    "two runs compared band by band (BEFORE AFTER)") \
     X(info,    "what a log holds: program, profile, samples, completeness") \

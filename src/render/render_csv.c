@@ -13,6 +13,7 @@
  */
 #include "heapscope/render.h"
 #include "common/internal.h"
+#include "render/csv_internal.h"
 
 #include <csv.h>
 #include <string.h>
@@ -42,15 +43,15 @@ static bool looks_like_formula(const char *s)
     return s[0] && strchr("=+-@\t\r", s[0]) != NULL;
 }
 
-static int quote_name(struct keys *k, size_t i, const char *name,
-                      bool guard)
+char *hs__csv_quote(const hs_allocator *a, const char *name, bool guard,
+                    size_t *out_len)
 {
     size_t len = strlen(name);
     const char *src = name;
     char *tmp = NULL;
     if (guard && looks_like_formula(name)) {
-        if (!(tmp = hs_malloc(k->alloc, len + 2)))
-            return HS_ERR_NOMEM;
+        if (!(tmp = hs_malloc(a, len + 2)))
+            return NULL;
         tmp[0] = '\'';
         memcpy(tmp + 1, name, len + 1);
         src = tmp;
@@ -58,10 +59,17 @@ static int quote_name(struct keys *k, size_t i, const char *name,
     }
     /* csv_write tells the size it needs when given too little room. */
     size_t need = csv_write(NULL, 0, src, len);
-    k->quoted[i] = hs_malloc(k->alloc, need ? need : 1);
-    if (k->quoted[i])
-        k->quoted_len[i] = csv_write(k->quoted[i], need, src, len);
-    hs_free(k->alloc, tmp);
+    char *q = hs_malloc(a, need ? need : 1);
+    if (q)
+        *out_len = csv_write(q, need, src, len);
+    hs_free(a, tmp);
+    return q;
+}
+
+static int quote_name(struct keys *k, size_t i, const char *name,
+                      bool guard)
+{
+    k->quoted[i] = hs__csv_quote(k->alloc, name, guard, &k->quoted_len[i]);
     return k->quoted[i] ? HS_OK : HS_ERR_NOMEM;
 }
 
