@@ -20,6 +20,11 @@ check "no ticky events: -o left as it was" same "$(cat "$TMP/kept.json")" keep
 run ticky --csv --json "$log"
 expect_rc "--csv with --json" 2
 
+run report "$log" -d "$TMP/hc"
+expect_rc "report of a log without ticky events" 0
+expect_no_file "report without ticky events: no .ticky.csv" "$TMP/hc/leak-hc.ticky.csv"
+check "report without ticky events: the page has no ticky part" grep -q '"ticky":null' "$TMP/hc/leak-hc.html"
+
 # ---- the corpus ------------------------------------------------------------
 if [[ -d $CORPUS ]]; then
     for name in ticky-new ticky-ticky ticky-begin-sample ticky-json; do
@@ -55,6 +60,14 @@ print(sum(int(r["entries"]) for r in rows), sum(int(r["allocs"]) for r in rows),
         expect_rc "$name text" 0
         expect_out_grep "$name text header" '^ +entries +allocs +allocd arity'
     done
+    # report: NAME.ticky.csv as 'ticky --csv' writes it, and the page's part
+    f=$CORPUS/ticky-new.eventlog
+    run report "$f" -d "$TMP/rep"
+    expect_rc "report of a ticky log" 0
+    expect_out_grep "report names the CSV" 'wrote .*ticky-new\.ticky\.csv'
+    run ticky --csv "$f"
+    check "report's ticky-new.ticky.csv is 'ticky --csv'" same "$(cat "$TMP/rep/ticky-new.ticky.csv")" "$out"
+    check "report's page has the ticky part" grep -q '"ticky":{"times_us":\[' "$TMP/rep/ticky-new.html"
 else
     skip_corpus "the corpus's ticky logs"
 fi

@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 typedef enum what {
-    W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED, W_AFOLDED, W_HTML
+    W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED, W_AFOLDED, W_TICKY,
+    W_HTML
 } what;
 
 static const struct output {
@@ -22,7 +23,7 @@ static const struct output {
 } outputs[] = {
     {W_SVG, ".svg"},   {W_PDF, ".pdf"},       {W_HP, ".hp"},
     {W_CSV, ".csv"},   {W_FOLDED, ".folded"}, {W_TFOLDED, ".time.folded"},
-    {W_AFOLDED, ".alloc.folded"}, {W_HTML, ".html"},
+    {W_AFOLDED, ".alloc.folded"}, {W_TICKY, ".ticky.csv"}, {W_HTML, ".html"},
 };
 #define NOUT (sizeof outputs / sizeof outputs[0])
 
@@ -46,6 +47,7 @@ static bool wanted(const hs_census *c, const report_set *set, what w)
     case W_PDF: return heap && hs_chart_available();
     case W_TFOLDED: return hs_census_tprof_count(c) > 0;
     case W_AFOLDED: return hs_census_alloc_site_count(c) > 0;
+    case W_TICKY: return hs_census_has_ticky(c);
     case W_HTML: return true;
     default: return heap;
     }
@@ -74,6 +76,7 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
     co.kind = s->kind;
     hs_folded_options fo = {HS_FOLDED_HEAP, HS_WEIGHT_PEAK, false};
     hs_page_options po;
+    hs_ticky_options to;
     switch (j->w) {
     case W_SVG:
     case W_PDF:
@@ -89,6 +92,10 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
         fo.source = HS_FOLDED_ALLOC;
         fo.weight = HS_WEIGHT_BYTES;
         return hs_render_folded(c, out, &fo);
+    case W_TICKY:
+        hs_ticky_options_init(&to);
+        to.format = HS_TICKY_CSV;
+        return hs_render_ticky(c, out, &to);
     case W_HTML:
         hs_page_options_init(&po);
         po.input = strcmp(s->input, "-") ? s->input : "<stdin>";
