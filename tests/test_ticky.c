@@ -426,6 +426,50 @@ static void test_cut_everywhere(void)
     evw_free(&w);
 }
 
+/* The closure of a counter: the IPE record of its definition's info
+ * table, whichever comes first; none without a record or a table. */
+static void test_closure_from_ipe(void)
+{
+    evw w;
+    start_log(&w);
+    sample(&w, 10, 1, 1, 8, 0);
+    sample(&w, 11, 2, 2, 16, 0);
+    sample(&w, 12, 3, 3, 24, 0);
+    define(&w, 20, 1, 1, "M", "go (fun)", 0x5000);
+    define(&w, 21, 2, 0, "", "other (fun)", 0x6000);
+    define(&w, 22, 3, 0, "", "none (fun)", 0);
+    evw_ipe(&w, 30, 0x5000, "go_info", "FUN", "Int -> Int", "go", "Main",
+            "Main.hs:3:1-9");
+    evw_ipe(&w, 31, 0x7000, "x", "THUNK", "", "", "Other", "Other.hs:1:1");
+    evw_data_end(&w);
+    hs_census *c = census_of_bytes(w.data, w.len);
+    const hs_ticky_counter *go = by_id(c, 1, NULL), *other = by_id(c, 2, NULL),
+                           *none = by_id(c, 3, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(go);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(other);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(none);
+    CU_ASSERT(go->has_info_table && go->info_table == 0x5000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(go->closure_desc);
+    CU_ASSERT_STRING_EQUAL(go->closure_desc, "FUN");
+    CU_ASSERT_STRING_EQUAL(go->type_desc, "Int -> Int");
+    CU_ASSERT_STRING_EQUAL(go->module, "Main");
+    CU_ASSERT_STRING_EQUAL(go->srcloc, "Main.hs:3:1-9");
+    CU_ASSERT_PTR_NULL(other->srcloc);
+    CU_ASSERT_PTR_NULL(none->module);
+    size_t n;
+    char *json = render(c, HS_TICKY_JSON, &n);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"info_table\":20480,\"closure_desc\":"
+                                        "\"FUN\",\"type\":\"Int -> Int\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"srcloc\":\"Main.hs:3:1-9\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"module\":null"));
+    free(json);
+    char *text = render(c, HS_TICKY_TEXT, &n);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "go (fun) at Main.hs:3:1-9\n"));
+    free(text);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
 /* Every allocation failing in turn: out of memory, nothing leaked. */
 static void test_alloc_failures(void)
 {
@@ -469,6 +513,7 @@ int main(void)
         {"samples without BEGIN_SAMPLE", test_no_begin_sample},
         {"odd names in text, CSV and JSON", test_odd_names_out},
         {"cut at every byte of the ticky events", test_cut_everywhere},
+        {"closure information from IPE records", test_closure_from_ipe},
         {"allocation failures", test_alloc_failures},
         {NULL, NULL}};
     return tu_main("ticky", NULL, NULL, tests);

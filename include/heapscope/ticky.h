@@ -1,9 +1,9 @@
 /*
  * heapscope/ticky.h: the ticky-ticky counters of a census (a program built
- * with -ticky and run with +RTS -lT; GHC 9.2 and later write them).
+ * with -ticky and run with +RTS -lT).
  *
  * The runtime writes, at each ticky sample, a TICKY_COUNTER_BEGIN_SAMPLE
- * event (GHC 9.4 on) and one TICKY_COUNTER_SAMPLE per counter that moved,
+ * event (older runtimes do not) and one TICKY_COUNTER_SAMPLE per counter that moved,
  * then resets that counter's figures to zero (rts/eventlog/EventLog.c,
  * postTickyCounterSample): a sample is the change since the previous one,
  * so a counter's figures over the run are the sum of its samples. The
@@ -72,7 +72,7 @@ HS_API const hs_ticky_counter *hs_census_ticky_at(const hs_census *c,
                                                   size_t i);
 
 /* The number of ticky samples: BEGIN_SAMPLE events, or, in a log without
- * them (GHC 9.2), runs of sample events in which no counter repeats. */
+ * them (older runtimes), runs of sample events in which no counter repeats. */
 HS_API size_t hs_census_ticky_sample_count(const hs_census *c);
 
 /* The time of ticky sample s in ns, 0 when out of range. */

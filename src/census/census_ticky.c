@@ -6,8 +6,8 @@
  *
  * Samples: the runtime resets a counter after writing its sample
  * (rts/eventlog/EventLog.c, postTickyCounterSample), so every sample is a
- * change and the figures over the run are sums. BEGIN_SAMPLE (GHC 9.4 on)
- * opens each sample; a log without it (GHC 9.2) writes each sample's
+ * change and the figures over the run are sums. BEGIN_SAMPLE opens each
+ * sample; a log without it (older runtimes) writes each sample's
  * events together, a counter at most once, so a counter seen again opens
  * the next sample. Definitions are written at exit, after the samples.
  */

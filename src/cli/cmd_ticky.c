@@ -8,7 +8,7 @@ static const char head[] =
     "usage: heapscope ticky [OPTIONS] FILE\n"
     "\n"
     "Writes the ticky-ticky counters of FILE (an eventlog of a program built\n"
-    "with -ticky and run with +RTS -lT; GHC 9.2 or later): per counter its\n"
+    "with -ticky and run with +RTS -lT; GHC 9.4 or later): per counter its\n"
     "entries, the bytes its code allocated (allocs) and the bytes of its\n"
     "closures allocated (allocd), summed over the log's samples (the runtime\n"
     "resets the counters at each sample), its arity, argument kinds and\n"
