@@ -22,7 +22,7 @@ function tickySvg(d) {
 }
 
 export function buildTickyPanel() {
-  const t = runs[0].d.ticky;
+  const t = tk.doc = runs[0].d.ticky;
   tk.rows = tickyRows(t);
   tk.spark = t.times_us.length > 1;
   const cols = TICKY_COLS.concat(tk.spark ? [['spark', 'allocs per sample', 0]] : []);
@@ -38,17 +38,19 @@ export function buildTickyPanel() {
     oninput: () => { tk.filter = ui.tkfilter.value; drawTicky(); } });
   ui.tkcount = el('span', { class: 'tcount' });
   ui.tkbody = el('tbody');
-  const n = t.times_us.length;
-  const what = el('p', { class: 'hint', text: 'Ticky-ticky counters, summed over ' + n.toLocaleString('en-US') +
-    ' sample' + (n === 1 ? '' : 's') + ': entries, bytes the code allocated (allocs) and bytes of the closure allocated (allocd).' });
-  return el('section', { class: 'panel', 'data-tab': 'ticky' }, what,
+  ui.tkwhat = el('p', { class: 'hint' });
+  return el('section', { class: 'panel', 'data-tab': 'ticky' }, ui.tkwhat,
     el('div', { class: 'tctl' }, ui.tkfilter, ui.tkcount),
     el('div', { class: 'tkscroll' }, el('table', { class: 'ticky', 'aria-label': 'ticky counters' },
       el('thead', {}, ui.tkhead), ui.tkbody)));
 }
 
 export function drawTicky() {
-  const nsamples = runs[0].d.ticky.times_us.length;
+  // a live page's fresh data: its counters
+  if (tk.doc !== runs[0].d.ticky) tk.rows = tickyRows(tk.doc = runs[0].d.ticky);
+  const nsamples = tk.doc.times_us.length;
+  ui.tkwhat.textContent = 'Ticky-ticky counters, summed over ' + nsamples.toLocaleString('en-US') + ' sample' +
+    (nsamples === 1 ? '' : 's') + ': entries, bytes the code allocated (allocs) and bytes of the closure allocated (allocd).';
   const [key, dir] = tk.sort;
   const rows = sortTicky(filterTicky(tk.rows, tk.filter), key, dir);
   for (const h of ui.tkhead.children) {
