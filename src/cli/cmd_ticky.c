@@ -38,8 +38,11 @@ static const cli_optdef opt_json = {
     "samples, defined, info_table and the\n"
     "closure's IPE fields (null when unknown)"};
 
+/* -L and --by mean nothing here: names are not cut, and a Mono file has
+ * no ticky counters. */
 static const cli_optref opts[] = {
-    CLI_CENSUS_OPTS,
+    CLI_OPT(cli_opt_output, cli_census_args, output),
+    CLI_OPT(cli_opt_quiet, cli_census_args, quiet),
     CLI_OPT(opt_csv, ticky_args, to.format),
     CLI_OPT(opt_json, ticky_args, to.format),
     CLI_OPT_END,
