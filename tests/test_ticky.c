@@ -470,6 +470,37 @@ static void test_closure_from_ipe(void)
     evw_free(&w);
 }
 
+/* A page of many counters and samples: the points stop at 250,000 (the
+ * largest counters keep theirs, the rest get null), the figures stay. */
+static void test_page_points_budget(void)
+{
+    enum { NC = 1500, NS = 200 };
+    evw w;
+    start_log(&w);
+    for (uint64_t s = 0; s < NS; s++) {
+        begin_sample(&w, 100 * s);
+        for (uint64_t k = 0; k < NC; k++)
+            sample(&w, 100 * s + 1, k + 1, 1, 1, NC - k);
+    }
+    evw_data_end(&w);
+    hs_census *c = census_of_bytes(w.data, w.len);
+    hs_membuf m = {0};
+    hs_sink sink = hs_membuf_sink(&m);
+    CU_ASSERT_EQUAL_FATAL(hs_render_page_data(c, NULL, &sink), HS_OK);
+    size_t nulls = 0, lists = 0;
+    for (const char *p = m.data; (p = strstr(p, "\"points\":")); p += 9)
+        nulls += p[9] == 'n', lists += p[9] == '[';
+    CU_ASSERT_EQUAL(lists, 250000 / NS);
+    CU_ASSERT_EQUAL(nulls, NC - 250000 / NS);
+    /* the figures of a counter without points are there */
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "\"id\":1500,\"name\":\"\",\"arity\":0,"
+                                          "\"arg_kinds\":\"\",\"entries\":200,"));
+    CU_ASSERT(m.len < 20u << 20);
+    hs_membuf_free(&m);
+    hs_census_free(c);
+    evw_free(&w);
+}
+
 /* Every allocation failing in turn: out of memory, nothing leaked. */
 static void test_alloc_failures(void)
 {
@@ -514,6 +545,7 @@ int main(void)
         {"odd names in text, CSV and JSON", test_odd_names_out},
         {"cut at every byte of the ticky events", test_cut_everywhere},
         {"closure information from IPE records", test_closure_from_ipe},
+        {"the page's points within a budget", test_page_points_budget},
         {"allocation failures", test_alloc_failures},
         {NULL, NULL}};
     return tu_main("ticky", NULL, NULL, tests);

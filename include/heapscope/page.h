@@ -151,7 +151,8 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  *               defined, info_table, closure_desc, type, label, module,
  *               srcloc (as hs_render_ticky's JSON), points: [sample,
  *               entries, allocs, allocd, sample, ...] flat, per sample
- *               the counter moved in}]}, counters by allocd then entries
+ *               the counter moved in, or null past 250,000 points in
+ *               all}]}, counters by allocd then entries
  *   gc         null or opt->gc_json
  *   links      [[href, label]]
  * An encoded integer column is a string: each value is the zigzag delta

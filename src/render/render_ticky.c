@@ -69,9 +69,13 @@ static void render_json(const hs_census *c, hs_outbuf *o)
 }
 
 /* The page's part: sample times in µs, and each counter with its points
- * as one flat array of [sample, entries, allocs, allocd] quadruples. */
+ * as one flat array of [sample, entries, allocs, allocd] quadruples, while
+ * the points written stay within HS__PAGE_TICKY_POINTS (the counters
+ * after, the smaller ones, get null: no sparkline), so that a log of many
+ * counters and samples keeps a page a browser opens. */
 void hs__page_ticky(const hs_census *c, hs_outbuf *o)
 {
+    size_t budget = HS__PAGE_TICKY_POINTS;
     hs_outbuf_puts(o, "\"ticky\":");
     if (!hs_census_has_ticky(c)) {
         hs_outbuf_puts(o, "null,\n");
@@ -90,6 +94,12 @@ void hs__page_ticky(const hs_census *c, hs_outbuf *o)
         json_counter(o, hs_census_ticky_at(c, i));
         const hs_ticky_point *pt;
         size_t n = hs_census_ticky_points(c, i, &pt);
+        if (n > budget) {
+            hs_outbuf_puts(o, ",\"points\":null}");
+            budget = 0;
+            continue;
+        }
+        budget -= n;
         hs_outbuf_puts(o, ",\"points\":[");
         for (size_t k = 0; k < n; k++) {
             if (k)

@@ -17,7 +17,7 @@ export function tickyRows(t) {
     defined: c.defined, arity: c.arity, kinds: c.arg_kinds, entries: c.entries,
     allocs: c.allocs, allocd: c.allocd, samples: c.samples,
     where: [c.module, c.srcloc].filter(Boolean).join(' '),
-    points: c.points || []
+    points: c.points // null: left out of a large page
   }));
 }
 
@@ -41,10 +41,10 @@ export function sortTicky(rows, key, dir) {
 
 // A counter's figure per sample: which is 1 (entries), 2 (allocs) or 3
 // (allocd) of each [sample, entries, allocs, allocd] point; 0 where it did
-// not move.
+// not move (or where the page left its points out).
 export function tickySeries(row, nsamples, which) {
   const v = new Float64Array(nsamples);
-  const p = row.points;
+  const p = row.points || [];
   for (let k = 0; k + 3 < p.length; k += 4) if (p[k] < nsamples) v[p[k]] = p[k + which];
   return v;
 }

@@ -67,5 +67,5 @@ export function drawTicky() {
     el('td', { class: 'k-entries', text: r.entries.toLocaleString('en-US') }),
     el('td', { class: 'k-allocs', title: r.allocs.toLocaleString('en-US') + ' B', text: fmtBytes(r.allocs) }),
     el('td', { class: 'k-allocd', title: r.allocd.toLocaleString('en-US') + ' B', text: fmtBytes(r.allocd) }),
-    tk.spark ? el('td', { class: 'k-spark' }, tickySvg(tickySpark(tickySeries(r, nsamples, 2), 80, 18))) : null)));
+    tk.spark ? el('td', { class: 'k-spark' }, r.points ? tickySvg(tickySpark(tickySeries(r, nsamples, 2), 80, 18)) : null) : null)));
 }

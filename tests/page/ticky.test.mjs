@@ -50,6 +50,7 @@ test('tickySeries: each sample\'s figure, 0 where the counter did not move', () 
   assert.deepEqual([...tickySeries(go, 4, 2)], [100, 0, 0, 200]);
   assert.deepEqual([...tickySeries(go, 4, 3)], [30, 0, 0, 60]);
   assert.deepEqual([...tickySeries(go, 2, 2)], [100, 0], 'points past the samples are left out');
+  assert.deepEqual([...tickySeries({ points: null }, 2, 1)], [0, 0], 'a large page\'s counter without points');
 });
 
 test('tickySpark: a column per sample, the largest the full height', () => {
