@@ -44,7 +44,7 @@ public_part() {
     case $1 in
         common.h|version.h|sink.h) echo common ;;
         events.h|reader.h|mlpd.h|mlpd_events.h) echo read ;;
-        census.h|mlpd_census.h) echo census ;;
+        census.h|mlpd_census.h|ticky.h) echo census ;;
         load.h) echo load ;;
         summary.h) echo summary ;;
         render.h|page.h) echo render ;;

@@ -6,6 +6,7 @@
  *   events.h   the event types of the eventlog format
  *   reader.h   streaming eventlog decoder (events in, typed events out)
  *   census.h   census tables built from events or from a runtime .hp file
+ *   ticky.h    the ticky-ticky counters a census holds
  *   render.h   the .hp, CSV, folded-stack and chart renderers
  *   summary.h  garbage-collector statistics as +RTS -s prints them
  *   page.h     the interactive report page (and its data, compare pages)
@@ -20,6 +21,7 @@
 #include "events.h"
 #include "reader.h"
 #include "census.h"
+#include "ticky.h"
 #include "sink.h"
 #include "render.h"
 #include "summary.h"

@@ -128,7 +128,7 @@ static inline void hs_page_options_init(hs_page_options *opt)
 
 /*
  * Writes the whole page. The census may hold heap samples, a time profile,
- * both, or neither when opt->gc_json gives a GC tab to show (a log with GC
+ * ticky counters (a Ticky tab), any of them, or none when opt->gc_json gives a GC tab to show (a log with GC
  * events alone) or opt->live_url is set: a live page renders a run from
  * its first byte (heap size and live bytes from the first GC event, before
  * any census; an empty census gives a page that waits). Returns HS_OK, HS_ERR_NO_DATA (nothing written) when
@@ -182,6 +182,13 @@ HS_API int hs_render_page(const hs_census *c, hs_sink *out,
  *               a sample is one tick, inherited once per cost centre
  *               however often it recurs in the stack; self ticks add up
  *               to the samples}}
+ *   ticky      null or {times_us: [ticky sample times], counters: [{id,
+ *               name, arity, arg_kinds, entries, allocs, allocd, samples,
+ *               defined, info_table, closure_desc, type, label, module,
+ *               srcloc (as hs_render_ticky's JSON), points: [sample,
+ *               entries, allocs, allocd, sample, ...] flat, per sample
+ *               the counter moved in, or null past 250,000 points in
+ *               all}]}, counters by allocd then entries
  *   gc         null or opt->gc_json
  *   links      [[href, label]]
  * An encoded integer column is a string: each value is the zigzag delta

@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "census.h"
+#include "ticky.h"
 #include "sink.h"
 
 #ifdef __cplusplus
@@ -89,6 +90,43 @@ static inline void hs_csv_options_init(hs_csv_options *opt)
  * hs_render_csv(c, out, layout) is this with the defaults and layout. */
 HS_API int hs_render_csv_with(const hs_census *c, hs_sink *out,
                               const hs_csv_options *opt);
+
+/* --- ticky-ticky counters (ticky.h) ------------------------------------- */
+
+typedef enum hs_ticky_format {
+    HS_TICKY_TEXT = 0,  /* a table: entries, allocs, allocd, arity, kinds,
+                         * name; names with control bytes as \xHH */
+    HS_TICKY_CSV = 1,   /* id,name,arity,arg_kinds,entries,allocs,allocd,
+                         * samples, then the closure's IPE fields */
+    HS_TICKY_JSON = 2   /* {"counters": [{"id", "name", "arity",
+                         * "arg_kinds", "entries", "allocs", "allocd",
+                         * "samples", "defined", "info_table",
+                         * "closure_desc", "type", "label", "module",
+                         * "srcloc"}]}, unknown fields null */
+} hs_ticky_format;
+
+typedef struct hs_ticky_options {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
+    hs_ticky_format format;
+    bool formula_guard; /* CSV: as hs_csv_options' */
+} hs_ticky_options;
+
+/* Defaults: the text table, the formula guard on. */
+HS_API void hs_ticky_options_init_size(hs_ticky_options *opt, size_t size);
+static inline void hs_ticky_options_init(hs_ticky_options *opt)
+{
+    hs_ticky_options_init_size(opt, sizeof *opt);
+}
+
+/*
+ * Writes the census's ticky counters (hs_census_ticky_at's order: most
+ * bytes allocated first, then most entries) in opt's format (NULL: the
+ * defaults). Returns HS_OK, HS_ERR_NO_DATA (nothing written) when the log
+ * has no ticky events, HS_ERR_INVALID for an unknown format, HS_ERR_NOMEM
+ * or HS_ERR_IO.
+ */
+HS_API int hs_render_ticky(const hs_census *c, hs_sink *out,
+                           const hs_ticky_options *opt);
 
 /* --- folded stacks ------------------------------------------------------ */
 

@@ -101,6 +101,7 @@ hs_census *hs_census_new_with(const hs_allocator *alloc)
     hs_intern_init(&c->tstack_tab, c->alloc);
     hs_intern_init(&c->tcap_tab, c->alloc);
     hs_intern_init(&c->undef_tab, c->alloc);
+    hs_intern_init(&c->ticky_tab, c->alloc);
     return c;
 }
 
@@ -117,6 +118,12 @@ void hs_census_free(hs_census *c)
     hs_intern_free(&c->tstack_tab);
     hs_intern_free(&c->tcap_tab);
     hs_intern_free(&c->undef_tab);
+    hs_intern_free(&c->ticky_tab);
+    hs_free(c->alloc, c->tickies);
+    hs_free(c->alloc, c->tpts);
+    hs_free(c->alloc, c->tpoints);
+    hs_free(c->alloc, c->ttimes);
+    hs_free(c->alloc, c->ticky_order);
     hs_free(c->alloc, c->bands);
     hs_free(c->alloc, c->last);
     hs_free(c->alloc, c->samples);

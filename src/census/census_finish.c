@@ -194,6 +194,8 @@ int hs_census_finish(hs_census *c, bool complete)
     int st = hs__census_resolve_cost_centres(c);
     if (!st && c->info.breakdown == HS_BREAKDOWN_INFO_TABLE)
         st = hs__census_resolve_ipe(c);
+    if (!st)
+        st = hs__census_finish_ticky(c);
     if (st)
         return st;
     if (c->warnings_dropped) {

@@ -26,6 +26,7 @@
 
 #include "heapscope/census.h"
 #include "heapscope/mlpd_census.h"
+#include "heapscope/ticky.h"
 #include "common/internal.h"
 #include "census/census_build.h"
 
@@ -57,6 +58,21 @@ struct sample {
     size_t seq;             /* arrival order, to keep sorting stable */
 };
 
+
+/* A ticky counter: its public record, where its last sample's figures
+ * are, and (finished) where its points are in tpoints. */
+struct ticky_ctr {
+    hs_ticky_counter pub;
+    size_t last_sample;      /* SIZE_MAX: none yet */
+    size_t last_pt;          /* its point in that sample, in tpts */
+    size_t first;            /* finished: its points, tpoints[first ..] */
+};
+
+/* A ticky sample's figures of one counter, in arrival order. */
+struct ticky_pt {
+    uint32_t ctr;
+    hs_ticky_point pt;
+};
 
 struct tstack {
     const uint32_t *ids;
@@ -136,6 +152,19 @@ struct hs_census {
     bool tsamples_unsorted;
 
     hs_intern undef_tab;     /* undefined cost-centre ids already warned */
+
+    /* ticky-ticky counters (census_ticky.c) */
+    hs_intern ticky_tab;     /* key: u64 counter id, host order */
+    struct ticky_ctr *tickies;
+    size_t cap_tickies;
+    struct ticky_pt *tpts;   /* every sample event, in arrival order */
+    size_t ntpts, cap_tpts;
+    hs_ticky_point *tpoints; /* finished: the same, grouped by counter */
+    uint64_t *ttimes;        /* each ticky sample's time */
+    size_t nttimes, cap_ttimes;
+    size_t *ticky_order;     /* finished: counters in the getters' order */
+    bool ticky_seen;         /* any ticky event */
+    bool ticky_begins;       /* BEGIN_SAMPLE events mark the samples */
 
     char **warnings;
     size_t nwarnings, cap_warnings;
@@ -217,6 +246,13 @@ int hs__census_string_entry(hs_census *c, const char *name, size_t len,
 /* Moves the warning about a cut last sample, if any, to the end of the
  * truncation message err->message (what the user reads as one warning). */
 void hs__census_fold_cut(hs_census *c, hs_error *err);
+
+/* --- census_ticky.c ---------------------------------------------------- */
+
+/* The three ticky events. */
+int hs__census_add_ticky(hs_census *c, const hs_event *ev);
+/* Orders the counters, groups their points, names their closures. */
+int hs__census_finish_ticky(hs_census *c);
 
 /* --- census_run.c, census_marks.c, census_tprof.c ----------------------- */
 

@@ -252,7 +252,9 @@ static const bool census_tags[256] = {
     [HS_EV_HEAP_PROF_SAMPLE_END] = true,
     [HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN] = true,
     [HS_EV_PROF_SAMPLE_COST_CENTRE] = true, [HS_EV_PROF_BEGIN] = true,
-    [HS_EV_IPE] = true,
+    [HS_EV_IPE] = true, [HS_EV_TICKY_COUNTER_DEF] = true,
+    [HS_EV_TICKY_COUNTER_SAMPLE] = true,
+    [HS_EV_TICKY_COUNTER_BEGIN_SAMPLE] = true,
 };
 
 static bool wanted(uint16_t tag)
@@ -380,6 +382,10 @@ static int add_wanted(hs_census *c, const hs_event *ev)
         return HS_OK;
     case HS_EV_IPE:
         return hs__census_add_ipe(c, ev);
+    case HS_EV_TICKY_COUNTER_DEF:
+    case HS_EV_TICKY_COUNTER_SAMPLE:
+    case HS_EV_TICKY_COUNTER_BEGIN_SAMPLE:
+        return hs__census_add_ticky(c, ev);
     case HS_EV_USER_MARKER:
         return hs__census_add_marker(c, ev->time, ev->u.msg.text);
     case HS_EV_HEAP_SIZE:

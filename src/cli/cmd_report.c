@@ -26,6 +26,7 @@ static const char head[] =
     "  NAME.speedscope.json the time profile in speedscope's file format\n"
     "  NAME.alloc.folded    .mlpd allocation stacks (backtrace;Class bytes),\n"
     "                       when the file has allocations\n"
+    "  NAME.ticky.csv       ticky-ticky counters, when the log has them\n"
     "  NAME.html            the interactive page: chart with hover, zoom and\n"
     "                       band isolation, every band, GC figures, flame\n"
     "                       views; one file that makes no network request\n"
@@ -184,6 +185,11 @@ static void print_summary(const hs_census *c, const char *name,
         print_gc_summary(c, gs, name);
         return;
     }
+    if (!n && !hs_census_tprof_count(c)) {
+        printf("%s: no heap samples; %zu ticky counters\n", name,
+               hs_census_ticky_count(c));
+        return;
+    }
     if (!n) {
         printf("%s: no heap samples; time profile of %zu stacks\n", name,
                hs_census_tprof_count(c));
@@ -318,7 +324,8 @@ int cmd_report(int argc, char **argv)
         gc = mlpd_gc_json(c, set.input);
     else if (gs)
         gc = eventlog_gc_json(&gs);
-    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) && !gc) {
+    if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) && !gc &&
+        !hs_census_has_ticky(c)) {
         st = report_dir_no_data(c, set.input);
         hs_census_free(c);
         return st;

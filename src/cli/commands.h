@@ -12,6 +12,7 @@
     X(csv,     "census tables as CSV") \
     X(folded,  "folded stacks for flamegraph.pl, inferno and speedscope") \
     X(top,     "the cost-centre table of a time profile, as in .prof") \
+    X(ticky,   "ticky-ticky counters: entries and allocation per closure") \
     X(summary, "garbage-collector statistics as +RTS -s prints them") \
     X(diff,    "two runs compared band by band (BEFORE AFTER)") \
     X(info,    "what a log holds: program, profile, samples, completeness") \

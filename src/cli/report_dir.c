@@ -14,6 +14,7 @@
 
 typedef enum what {
     W_SVG, W_PDF, W_HP, W_CSV, W_FOLDED, W_TFOLDED, W_SPEEDSCOPE, W_AFOLDED,
+    W_TICKY,
     W_HTML
 } what;
 
@@ -24,7 +25,7 @@ static const struct output {
     {W_SVG, ".svg"},   {W_PDF, ".pdf"},       {W_HP, ".hp"},
     {W_CSV, ".csv"},   {W_FOLDED, ".folded"}, {W_TFOLDED, ".time.folded"},
     {W_SPEEDSCOPE, ".speedscope.json"}, {W_AFOLDED, ".alloc.folded"},
-    {W_HTML, ".html"},
+    {W_TICKY, ".ticky.csv"}, {W_HTML, ".html"},
 };
 #define NOUT (sizeof outputs / sizeof outputs[0])
 
@@ -49,6 +50,7 @@ static bool wanted(const hs_census *c, const report_set *set, what w)
     case W_TFOLDED:
     case W_SPEEDSCOPE: return hs_census_tprof_count(c) > 0;
     case W_AFOLDED: return hs_census_alloc_site_count(c) > 0;
+    case W_TICKY: return hs_census_has_ticky(c);
     case W_HTML: return true;
     default: return heap;
     }
@@ -82,6 +84,7 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
     fo.per_capability = false;
     hs_page_options po;
     hs_speedscope_options so;
+    hs_ticky_options to;
     switch (j->w) {
     case W_SVG:
     case W_PDF:
@@ -101,6 +104,10 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
         fo.source = HS_FOLDED_ALLOC;
         fo.weight = HS_WEIGHT_BYTES;
         return hs_render_folded(c, out, &fo);
+    case W_TICKY:
+        hs_ticky_options_init(&to);
+        to.format = HS_TICKY_CSV;
+        return hs_render_ticky(c, out, &to);
     case W_HTML:
         hs_page_options_init(&po);
         po.input = strcmp(s->input, "-") ? s->input : "<stdin>";

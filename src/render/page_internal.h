@@ -50,6 +50,12 @@ int hs__page_styles(const hs_census *c, const hs_page_options *opt,
 int hs__page_data(const hs_census *c, const hs_page_options *opt,
                   const hs_page_style *styles, hs_sink *out);
 
+/* Writes the page data's member "ticky": null, or the census's ticky
+ * counters with their points per sample (render_ticky.c), then ",\n";
+ * at most HS__PAGE_TICKY_POINTS points in all, the largest counters'. */
+#define HS__PAGE_TICKY_POINTS 250000u
+void hs__page_ticky(const hs_census *c, hs_outbuf *o);
+
 /*
  * Writes the two data documents of a compare page, `before` then
  * `,"after":` and `after`, each band coloured by its name across both.

@@ -255,7 +255,7 @@ static int check(const hs_census *c, const hs_page_options **opt,
         return HS_ERR_INVALID;
     /* A live page renders from the first byte: it waits for the rest. */
     if (!hs_census_sample_count(c) && !hs_census_tprof_count(c) &&
-        !(*opt)->live_url)
+        !hs_census_has_ticky(c) && !(*opt)->live_url)
         return HS_ERR_NO_DATA;
     return HS_OK;
 }

@@ -585,6 +585,7 @@ static int write_doc(pdata *p, const hs_page_style *styles, hs_sink *out)
     if (rc == HS_OK)
         rc = out_tprof(p, &f);
     if (rc == HS_OK) {
+        hs__page_ticky(p->c, p->o);
         out_frames(p, &f);
         out_links(p);
         rc = p->status ? p->status : out_gc(p, out);
@@ -599,7 +600,7 @@ int hs__page_data(const hs_census *c, const hs_page_options *opt,
     pdata p = {.c = c, .opt = opt, .a = hs_census_allocator(c)};
     p.ns = hs_census_sample_count(c);
     p.nb = hs_census_band_count(c);
-    if (!p.ns && !hs_census_tprof_count(c) &&
+    if (!p.ns && !hs_census_tprof_count(c) && !hs_census_has_ticky(c) &&
         !(opt->gc_json && *opt->gc_json) && !opt->live_url)
         return HS_ERR_NO_DATA;
     if ((unsigned)opt->sort > HS_SORT_STDDEV ||

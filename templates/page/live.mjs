@@ -10,7 +10,9 @@ import { build, redraw, showNotice } from './main.mjs';
 
 // What decides the panels a run has.
 function shapeOf(r) {
-  return JSON.stringify([r.n > 0, Object.keys(r.lines), r.bands.some(b => b.stack), !!r.tprof, !!r.gc]);
+  const t = r.d.ticky;
+  return JSON.stringify([r.n > 0, Object.keys(r.lines), r.bands.some(b => b.stack), !!r.tprof, !!r.gc,
+    t ? Math.min(2, t.times_us.length) : 0]);
 }
 
 function header(d) {

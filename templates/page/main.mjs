@@ -21,6 +21,7 @@ import { buildTablePanel, drawTable } from './table.mjs';
 import { buildFlamePanel, buildTimePanel, drawFlame, drawTimeFlame } from './icicle.mjs';
 import { buildRunPanel } from './runinfo.mjs';
 import { drawTprofView } from './tview.mjs';
+import { buildTickyPanel, drawTicky } from './tickytab.mjs';
 import { startLive } from './live.mjs';
 
 // Drawing everything, once per animation frame however many changes ask.
@@ -70,6 +71,7 @@ function redrawNow() {
   if (S.tab === 'bands') drawTable();
   if (S.tab === 'flame') drawFlame();
   if (S.tab === 'time') { drawTprofView(); drawTimeFlame(); }
+  if (S.tab === 'ticky') drawTicky();
   window.heapscope.drawn = ui.charts ? ui.charts.map(c => c.ser.map(s => s.name)) : [];
   if (window.heapscope.firstDraw == null) window.heapscope.firstDraw = performance.now();
 }
@@ -90,6 +92,7 @@ export function build() {
   if (r.n) panels.push(buildTablePanel());
   if (!compare && r.bands.some(b => b.stack)) panels.push(buildFlamePanel());
   if (!compare && r.tprof) panels.push(buildTimePanel());
+  if (!compare && r.d.ticky) panels.push(buildTickyPanel());
   if (!compare) panels.push(buildRunPanel());
   ui.notice = el('p', { class: 'notice', role: 'status' });
   showNotice(r.d.notice);

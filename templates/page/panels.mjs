@@ -32,6 +32,7 @@ export function buildTabs() {
   if (r.n) tabs.push(['bands', 'Bands']);
   if (!compare && r.bands.some(b => b.stack)) tabs.push(['flame', 'Cost centres']);
   if (!compare && r.tprof) tabs.push(['time', 'Time profile']);
+  if (!compare && r.d.ticky) tabs.push(['ticky', 'Ticky']);
   if (!compare) tabs.push(['run', r.gc ? 'GC and run' : 'Run']);
   // a live page gaining its chart shows it, unless the reader chose a tab
   if (!S.tabChosen || !tabs.some(t => t[0] === S.tab)) S.tab = tabs[0][0];

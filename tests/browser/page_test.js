@@ -14,6 +14,7 @@ const { watchCheck } = require('./watch_page.js');
 const { selectCheck } = require('./select_page.js');
 const { bandsCheck } = require('./bands_page.js');
 const { tprofCheck } = require('./tprof_page.js');
+const { tickyCheck } = require('./ticky_page.js');
 
 // CI sets HEAPSCOPE_REQUIRE_BROWSER: there a missing browser is a failure,
 // not a skip, so the page is never left untested unnoticed.
@@ -245,6 +246,7 @@ async function main() {
     await timeProfileCheck(browser);
     await flameCheck(browser);
     await selectCheck(browser, { check, bin, samples, settle, report, open, readCsv });
+    await tickyCheck(browser, { check, bin, tmp, open, settle });
     await gcCheck(browser);
     await gcOnlyCheck(browser);
     await monoCheck(browser);
