@@ -143,6 +143,11 @@ HS_API int hs_render_page(const hs_census *c, const hs_page_options *opt,
  *               bytes / g, s: -hc stack as frame indices innermost first}]
  *   frames     names of the cost centres ("Module.label") for stacks
  *   markers    [[time us, text]]
+ *   msgs       the user messages (traceEvent, USER_MSG): {total: how many
+ *              the log holds, step: the page carries every step-th
+ *              (1 up to 10,000 messages, then the smallest step that keeps
+ *              at most 10,000), cut: each text's bound in bytes (240, cut
+ *              at a character boundary), list: [[time us, text]]}
  *   lines      {heap, live, blocks}: [times column, bytes column]
  *   tprof      null or {ticks_us, stacks: [[frames...]], ticks: [..],
  *               caps: [[stack, cap, ticks]]}

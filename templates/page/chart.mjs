@@ -49,7 +49,9 @@ function drawAxes(ctx, w, h, w0, w1, ymax, normalized) {
   for (let x = Math.ceil(w0 / xt.step) * xt.step; x <= w1 + 1e-12; x += xt.step) {
     const px = Math.round(PAD.l + (x - w0) / (w1 - w0) * pw);
     ctx.beginPath(); ctx.moveTo(px + 0.5, PAD.t); ctx.lineTo(px + 0.5, PAD.t + ph); ctx.stroke();
-    ctx.fillText(xt.fmt(x), px, PAD.t + ph + 5);
+    // the last label kept whole inside the canvas, not cut at its edge
+    const label = xt.fmt(x), lw = ctx.measureText(label).width;
+    ctx.fillText(label, Math.min(px, w - 1 - lw / 2), PAD.t + ph + 5);
   }
   ctx.strokeStyle = '#888';
   ctx.strokeRect(PAD.l + 0.5, PAD.t + 0.5, pw, ph);

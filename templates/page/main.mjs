@@ -21,6 +21,7 @@ import { buildTablePanel, drawTable } from './table.mjs';
 import { buildFlamePanel, buildTimePanel, drawFlame, drawTimeFlame } from './icicle.mjs';
 import { buildRunPanel } from './runinfo.mjs';
 import { startLive } from './live.mjs';
+import { anyMessages, buildMsgPanel, drawMsgList, drawTracks } from './trace.mjs';
 
 // Drawing everything, once per animation frame however many changes ask.
 let pending = false;
@@ -55,7 +56,7 @@ function redrawNow() {
       }
       if (Object.keys(c.run.lines).length) drawLines(c.lc, c.run, linesHeight(c));
     }
-    if (bands) { drawOverview(null); drawLegend(); drawMarkerList(); }
+    if (bands) { drawOverview(null); drawLegend(); drawMarkerList(); drawTracks(); }
     const r = runs[0], live = isLive();
     ui.note.textContent = (r.d.exact ? '' : 'This page holds ' + r.n.toLocaleString('en-US') + ' points for ' +
       r.d.samples.toLocaleString('en-US') + ' samples: each point is the largest value of its interval; the CSV has every sample. ') +
@@ -67,6 +68,7 @@ function redrawNow() {
     if (bands) clearHover();
   }
   if (S.tab === 'bands') drawTable();
+  if (S.tab === 'msgs') drawMsgList();
   if (S.tab === 'flame') drawFlame();
   if (S.tab === 'time') drawTimeFlame();
   window.heapscope.drawn = ui.charts ? ui.charts.map(c => c.ser.map(s => s.name)) : [];
@@ -87,6 +89,7 @@ export function build() {
   const panels = [];
   if (r.n || hasLinesAlone(r)) panels.push(buildChartPanel());
   if (r.n) panels.push(buildTablePanel());
+  if (anyMessages()) panels.push(buildMsgPanel());
   if (!compare && r.bands.some(b => b.stack)) panels.push(buildFlamePanel());
   if (!compare && r.tprof) panels.push(buildTimePanel());
   if (!compare) panels.push(buildRunPanel());
@@ -116,5 +119,7 @@ Object.assign(window.heapscope, {
   // subtree, the legend's choice, the search), largest first, before the
   // cut to the largest N
   admitted: k => admittedBands(runs[k || 0], S).map(b => b.name),
+  // the message track's buckets of run k as drawn: {t0, t1, n, hits}
+  msgBuckets: k => (ui.charts[k || 0].mbuckets || []).map(({ t0, t1, n, hits }) => ({ t0, t1, n, hits })),
   setWindow
 });

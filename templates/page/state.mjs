@@ -16,6 +16,7 @@ export const S = {
   win: null, // [t0, t1] seconds, or null: everything
   timeMode: 'normalised', // compare pages
   tabChosen: false, // the reader clicked a tab
+  msgsShown: true, msgSearch: '', // user messages: the track, the search
   markA: null, tab: 'chart', tableSort: ['bs', -1], tableFilter: '',
   flameWeight: 'peak', flameCap: -1, flameRoot: []
 };
