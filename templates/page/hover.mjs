@@ -16,7 +16,7 @@ function timeAt(c, ev) {
 }
 
 // The shared time (S.win's axis) for run-local time t of chart c.
-function toShared(c, t) {
+export function toShared(c, t) {
   if (!compare || S.timeMode !== 'normalised') return t;
   const e = runs.reduce((m, x) => Math.max(m, x.end), 0) || 1;
   return t / (c.run.end || 1) * e;

@@ -13,7 +13,7 @@ import { doc, el } from './dom.mjs';
 import { reduce, stackUp } from './stats.mjs';
 import { S, app, compare, runs, scriptStart, ui, windowOf } from './state.mjs';
 import { admittedBands, chooseSeries, whyEmpty } from './select.mjs';
-import { PAD, drawLines, drawOverview, drawRun } from './chart.mjs';
+import { PAD, drawLines, drawOverview, drawRun, sizeCanvas } from './chart.mjs';
 import { buildChartPanel, buildControls, buildTabs, showTab } from './panels.mjs';
 import { clearHover, setWindow } from './hover.mjs';
 import { drawLegend, drawMarkerList } from './legend.mjs';
@@ -50,6 +50,8 @@ function redrawNow() {
     for (const c of ui.charts) {
       if (bands) {
         c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0, why);
+        // the hover layer covers the plot alone, not the track below it
+        sizeCanvas(c.over, c.geo.h, c.geo.w);
         // the readout describes what is drawn, or says why nothing is
         c.read.replaceChildren(c.ser.length ? '' : el('span', { class: 'why', text: why }));
         c.read.dataset.time = c.read.dataset.bytes = '';

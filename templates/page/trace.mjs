@@ -8,7 +8,7 @@ import { fmtSec } from './format.mjs';
 import { S, compare, runs, ui, windowOf } from './state.mjs';
 import { PAD, sizeCanvas } from './chart.mjs';
 import { boundNote, bucketMessages, bucketWindow, searchMessages } from './msgs.mjs';
-import { setWindow } from './hover.mjs';
+import { setWindow, toShared } from './hover.mjs';
 import { showTab } from './panels.mjs';
 
 const BUCKET_PX = 7, TRACK_H = 30, LIST_MAX = 500;
@@ -34,7 +34,7 @@ export function msgToggle() {
 export function buildTrack(c) {
   if (!hasMsgs(c.run)) return null;
   c.mtrack = el('canvas', { class: 'msgtrack', role: 'img', 'aria-label': 'user messages' });
-  c.mbox = el('div', { class: 'plot mtrack' }, c.mtrack);
+  c.mbox = el('div', { class: 'mtrack' }, c.mtrack);
   const at = ev => (c.mbuckets || []).find(b => Math.abs(ev.offsetX - PAD.l - b.x) <= BUCKET_PX / 2 + 1);
   c.mtrack.addEventListener('mousemove', ev => showMsgTip(c, at(ev)));
   c.mtrack.addEventListener('mouseleave', () => { ui.mtip.hidden = true; });
@@ -42,7 +42,7 @@ export function buildTrack(c) {
     const b = at(ev);
     if (!b) return;
     const [w0, w1] = windowOf(c.run);
-    if (b.n > 1) { const [a, z] = bucketWindow(b, w0, w1); ui.mtip.hidden = true; setWindow(a, z); }
+    if (b.n > 1) { const [a, z] = bucketWindow(b, w0, w1); ui.mtip.hidden = true; setWindow(toShared(c, a), toShared(c, z)); }
   });
   return c.mbox;
 }
@@ -108,7 +108,7 @@ function showMsgTip(c, b) {
       (b.n > 1 ? ' – ' + fmtSec(b.t1) : '') }),
     ...show.map(i => el('div', { class: m && m.includes(i) ? 'hit' : '' }, el('span', { class: 'mtime', text: fmtSec(r.msgs.t[i]) }), ' ',
       el('span', { class: 'mtext', text: r.msgs.text[i] }))),
-    b.n > show.length ? el('div', { class: 'more', text: '… ' + (b.n - show.length) + ' more: click to zoom in' }) : null);
+    ...(b.n > show.length ? [el('div', { class: 'more', text: '… ' + (b.n - show.length) + ' more: click to zoom in' })] : []));
   ui.mtip.hidden = false;
   const left = c.mbox.offsetLeft + PAD.l + b.x, width = c.mbox.offsetWidth;
   ui.mtip.style.left = Math.max(0, Math.min(left - 20, width - 340)) + 'px';
@@ -147,7 +147,7 @@ export function drawMsgList() {
       n > rows.length ? el('p', { class: 'hint', text: '… and ' + (n - rows.length).toLocaleString('en-US') + ' more: narrow the search or zoom the chart' }) : null);
   });
   ui.mcount.textContent = counts.join(' · ');
-  ui.mlist.replaceChildren(...parts);
+  ui.mlist.replaceChildren(...parts.filter(Boolean));
 }
 
 // A message: its time zooms the chart to it, its text as the log has it.
@@ -157,6 +157,6 @@ function msgRow(r, i) {
     onclick: () => {
       const span = (r.end || 1) / 50;
       S.tab = 'chart'; S.tabChosen = true; showTab();
-      setWindow(Math.max(0, t - span / 2), t + span / 2);
+      setWindow(toShared({ run: r }, Math.max(0, t - span / 2)), toShared({ run: r }, t + span / 2));
     } }), ' ', el('span', { class: 'mt', text: r.msgs.text[i] }));
 }
