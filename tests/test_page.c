@@ -230,16 +230,25 @@ static void test_figures(void)
     hs_census_free(c);
 }
 
+/* Two samples, or false (none loaded) where samples/ is missing. */
+static bool load_pair(const char *x, const char *y, hs_census **a,
+                      hs_census **b)
+{
+    *a = load_sample(x);
+    *b = load_sample(y);
+    if (*a && *b)
+        return true;
+    hs_census_free(*a);
+    hs_census_free(*b);
+    return false;
+}
+
 /* A band keeps its colour across the two runs of a compare page. */
 static void test_compare_colours(void)
 {
-    hs_census *a = load_sample("leak-hy.eventlog");
-    hs_census *b = load_sample("markers-hT.eventlog");
-    if (!a || !b) {
-        hs_census_free(a);
-        hs_census_free(b);
+    hs_census *a, *b;
+    if (!load_pair("leak-hy.eventlog", "markers-hT.eventlog", &a, &b))
         return;
-    }
     hs_membuf m = {0};
     hs_sink s = hs_membuf_sink(&m);
     CU_ASSERT_EQUAL(hs_render_page_compare(a, b, NULL, &s), HS_OK);
@@ -256,6 +265,30 @@ static void test_compare_colours(void)
         CU_ASSERT_EQUAL(strncmp(x + strlen(key), y + strlen(key), 7), 0);
     }
     CU_ASSERT(shared > 5);
+    hs_membuf_free(&m);
+    hs_census_free(a);
+    hs_census_free(b);
+}
+
+/* A compare page names both runs under its title and carries the diff's
+ * JSON (escaped for its <script>) for the Change tab. */
+static void test_compare_diff(void)
+{
+    hs_census *a, *b;
+    if (!load_pair("leak-hy.eventlog", "leak-hy.hp", &a, &b))
+        return;
+    hs_page_options opt;
+    hs_page_options_init(&opt);
+    opt.input = "/x/leak-hy.eventlog";
+    opt.input_after = "y/leak-hy.hp";
+    opt.diff_json = "{\"bands\":[{\"band\":\"</script>\"}]}";
+    hs_membuf m = {0};
+    hs_sink s = hs_membuf_sink(&m);
+    CU_ASSERT_EQUAL_FATAL(hs_render_page_compare(a, b, &opt, &s), HS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "<p class=\"sub\"><b>before:</b> leak-hy.eventlog \xc2\xb7 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "<br><b>after:</b> leak-hy.hp \xc2\xb7 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.data, ",\"diff\":{\"bands\":[{\"band\":\"\\u003c/script\\u003e\"}]}}"));
+    CU_ASSERT_EQUAL(count(m.data, "</script"), 2);
     hs_membuf_free(&m);
     hs_census_free(a);
     hs_census_free(b);
@@ -354,6 +387,7 @@ int main(void)
         {"the embedded data equals the census", test_figures},
         {"compare pages colour a band alike in both runs", test_compare_colours},
         {"no data and bad options", test_no_data},
+        {"compare pages name both runs and carry the diff", test_compare_diff},
         {"user messages kept, escaped and cut", test_messages},
         {"user messages bounded", test_messages_bound},
         {NULL, NULL},

@@ -35,6 +35,11 @@
  *                cost-centre subtree, the legend's choice, the search),
  *                largest first, before the cut to the largest N
  *   xOf(t, k), yOf(frac, k), geo(k)   the chart's geometry
+ *   linesYmax(k) the top of run k's heap-lines panel in bytes (a compare
+ *                page's runs share it)
+ *   msgBuckets(k) the user-message track of run k as drawn: [{t0, t1, n,
+ *                hits}] (n messages the page carries, hits the Messages
+ *                search's matches)
  *   setWindow(t0, t1), redraw(), busy, scriptStart, firstDraw
  * Legend entries carry data-name (the band's full name) and data-peak
  * (its peak in view, bytes); icicle frames carry data-path (the JSON
@@ -84,6 +89,12 @@ typedef struct hs_page_options {
      * NULL for none. Embedded as it is, escaped for <script>.
      */
     const char *gc_json;
+    /*
+     * Compare pages: the comparison as hs_render_diff_json() writes it
+     * (the caller runs the diff: renderers do not depend on it), embedded
+     * as it is under "diff" for the page's Change tab; NULL for none.
+     */
+    const char *diff_json;
     const hs_page_link *links;  /* sibling files, nlinks of them */
     size_t nlinks;
 
@@ -168,10 +179,12 @@ HS_API int hs_render_page_data(const hs_census *c, const hs_page_options *opt,
 
 /*
  * Writes a page with two runs one above the other (what `heapscope diff
- * -d` writes): the same y scale, the same colour for a band of the same
- * name, hover showing both runs' values at the same (normalised or
- * absolute) time, isolation applying to both. opt applies to both; its
- * gc_json is ignored. Returns as hs_render_page(); HS_ERR_NO_DATA when
+ * -d` writes): the same y scale for the bands and for the heap lines, the
+ * same colour for a band of the same name, hover showing both runs' values
+ * at the same (normalised or absolute) time, isolation applying to both; a
+ * subtitle naming both runs; a Bands tab with both runs side by side and,
+ * with opt->diff_json, a Change tab (its data document's "diff"). opt
+ * applies to both; its gc_json is ignored. Returns as hs_render_page(); HS_ERR_NO_DATA when
  * either census has no heap samples.
  */
 HS_API int hs_render_page_compare(const hs_census *before,

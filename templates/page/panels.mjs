@@ -1,6 +1,6 @@
 /* The page's structure: the controls, the tabs and the chart panel. */
 import { el, option } from './dom.mjs';
-import { S, app, compare, runs, ui } from './state.mjs';
+import { S, app, compare, diffData, runs, ui } from './state.mjs';
 import { hookOverview, hookPlot } from './hover.mjs';
 import { hasLinesAlone, redraw } from './main.mjs';
 import { anyMessages, buildTrack, msgToggle } from './trace.mjs';
@@ -29,6 +29,7 @@ export function buildTabs() {
   const r = runs[0];
   const tabs = [];
   if (r.n || hasLinesAlone(r)) tabs.push(['chart', 'Chart']);
+  if (diffData) tabs.push(['change', 'Change']);
   if (r.n) tabs.push(['bands', 'Bands']);
   if (anyMessages()) tabs.push(['msgs', 'Messages']);
   if (!compare && r.bands.some(b => b.stack)) tabs.push(['flame', 'Cost centres']);

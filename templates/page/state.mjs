@@ -7,6 +7,8 @@ export const scriptStart = performance.now();
 const html = doc.documentElement;
 const data = JSON.parse(doc.getElementById('hs-data').textContent);
 export const compare = !!data.compare;
+// a diff page's comparison (hs_render_diff_json()), or null
+export const diffData = (compare && data.diff) || null;
 export let runs = compare ? [loadRun(data.before), loadRun(data.after)] : [loadRun(data)];
 const first = compare ? data.before : data;
 export const S = {

@@ -6,7 +6,7 @@ import { S, compare, runs, ui, windowOf } from './state.mjs';
 import { showTab } from './panels.mjs';
 
 const ROW_H = 30;
-function svgSpark(d, colour) {
+export function svgSpark(d, colour) {
   const xmlns = 'http://www.w3.org/2000/svg';
   const s = doc.createElementNS(xmlns, 'svg');
   s.setAttribute('viewBox', '0 0 80 18'); s.setAttribute('class', 'spark');
