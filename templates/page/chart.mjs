@@ -51,7 +51,7 @@ function drawAxes(ctx, w, h, w0, w1, ymax, normalized) {
     ctx.beginPath(); ctx.moveTo(px + 0.5, PAD.t); ctx.lineTo(px + 0.5, PAD.t + ph); ctx.stroke();
     // the last label kept whole inside the canvas, not cut at its edge
     const label = xt.fmt(x), lw = ctx.measureText(label).width;
-    ctx.fillText(label, Math.min(px, w - 1 - lw / 2), PAD.t + ph + 5);
+    ctx.fillText(label, Math.min(px, w - 2 - lw / 2), PAD.t + ph + 5);
   }
   ctx.strokeStyle = '#888';
   ctx.strokeRect(PAD.l + 0.5, PAD.t + 0.5, pw, ph);

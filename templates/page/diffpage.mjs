@@ -1,7 +1,7 @@
 /* A diff page's own tabs: Change (the comparison `heapscope diff` prints:
  * the runs' figures, then every band before, after, change and ratio with
  * a bar, new and gone said) and, for Bands, both runs side by side. */
-import { el, option } from './dom.mjs';
+import { el, option, swatch } from './dom.mjs';
 import { fmtBytes, fmtPct, fmtSec } from './format.mjs';
 import { runStats, sparkline } from './stats.mjs';
 import { S, diffData, runs, ui } from './state.mjs';
@@ -15,10 +15,7 @@ const colourOf = name => {
   for (const r of runs) { const b = r.bands.find(x => x.name === name); if (b) return b; }
   return null;
 };
-function swatch(name) {
-  const b = colourOf(name);
-  return el('span', { class: 'sw' + (b && b.hatched ? ' hatched' : ''), style: 'background-color:' + (b ? b.colour : '#ccc') });
-}
+const swatchOf = name => swatch(colourOf(name));
 // A band's row click: that band alone in both runs' charts.
 function isolate(name) { S.visible = new Set([name]); S.search = ''; ui.search.value = ''; S.tab = 'chart'; S.tabChosen = true; showTab(); }
 function signed(v, fmt) { return (v > 0 ? '+' : v < 0 ? '−' : '') + fmt(Math.abs(v)); }
@@ -64,7 +61,7 @@ export function drawChange() {
   const body = rows.slice(0, ROWS_MAX).map(r => {
     const bar = changeBar(r.change, maxAbs);
     return el('tr', { class: 'crow ' + r.status, 'data-name': r.name, title: 'click: this band alone in both charts', onclick: () => isolate(r.name) },
-      el('td', { class: 'band' }, swatch(r.name), ' ', r.name, r.normalizedOnly ? el('span', { class: 'tag', text: 'matched normalised' }) : ''),
+      el('td', { class: 'band' }, swatchOf(r.name), ' ', r.name, r.normalizedOnly ? el('span', { class: 'tag', text: 'matched normalised' }) : ''),
       el('td', { class: 'n', text: fmt(r.before) }), el('td', { class: 'n', text: fmt(r.after) }),
       el('td', { class: 'n', text: signed(r.change, fmt) }),
       el('td', { class: 'n' + (r.status !== 'both' ? ' st' : ''), text: ratioText(r) }),
@@ -97,6 +94,6 @@ export function drawSideBands() {
   ui.sbody.replaceChildren(el('table', { class: 'side' },
     el('thead', {}, el('tr', {}, el('th', {}), grp(0), grp(1)), el('tr', {}, el('th', { text: 'band' }), ...sub(), ...sub())),
     el('tbody', {}, ...rows.map(r => el('tr', { 'data-name': r.name, onclick: () => isolate(r.name) },
-      el('td', { class: 'band' }, swatch(r.name), ' ', r.name), ...cells(r.a, runs[0]), ...cells(r.b, runs[1]))))));
+      el('td', { class: 'band' }, swatchOf(r.name), ' ', r.name), ...cells(r.a, runs[0]), ...cells(r.b, runs[1]))))));
 }
 function baseName(p) { p = p || ''; return p.slice(p.lastIndexOf('/') + 1); }

@@ -36,6 +36,7 @@ export function redraw() {
 function linesHeight(c) { return c.run.n ? 120 : c.lc.parentNode.clientWidth < 500 ? 220 : 300; }
 
 function redrawNow() {
+  app.classList.toggle('kline', S.kind === 'line');
   if (S.tab === 'chart' && ui.charts) {
     const bands = runs[0].n > 0;
     for (const c of ui.charts) c.ser = bands ? chooseSeries(c.run, S) : [];

@@ -14,6 +14,7 @@ const { watchCheck } = require('./watch_page.js');
 const { selectCheck } = require('./select_page.js');
 const { traceCheck } = require('./trace_page.js');
 const { diffCheck } = require('./diff_page.js');
+const { lookCheck } = require('./look_page.js');
 
 // CI sets HEAPSCOPE_REQUIRE_BROWSER: there a missing browser is a failure,
 // not a skip, so the page is never left untested unnoticed.
@@ -217,7 +218,7 @@ async function overflowCheck(browser, file, tabs) {
 
 // The checks in modules of their own, by name: HEAPSCOPE_BROWSER_ONLY=NAME
 // runs only that one (while working on it).
-const moduleChecks = { trace: traceCheck, diff: diffCheck };
+const moduleChecks = { trace: traceCheck, diff: diffCheck, look: lookCheck };
 
 async function main() {
   const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
