@@ -10,6 +10,9 @@
  *
  * The page draws the bands in a <canvas> (stacked area, normalized or
  * lines), with hover read-outs, legend isolation, search, zoom, markers,
+ * the user messages (traceEvent) as a track under the chart (merged by
+ * pixel with their count, hover lists them, a click zooms in; a checkbox
+ * hides it) and in a searchable Messages tab,
  * the heap lines in a panel of their own, a table of every band, the GC
  * figures of a summary (as JSON), and flame views of -hc stacks and -p time
  * profiles. Colours are those hs_render_chart() gives the same bands with
