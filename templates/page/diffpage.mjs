@@ -29,7 +29,11 @@ export function buildChangePanel() {
     oninput: () => drawChange() });
   ui.ccount = el('span', { class: 'tcount', role: 'status' });
   ui.ctable = el('div', { class: 'scroll' });
-  return el('section', { class: 'panel', 'data-tab': 'change' }, el('div', { class: 'scroll' }, runFigures()),
+  const w = diffData.window, span = x => fmtSec(x.from_s) + ' – ' + fmtSec(x.to_s);
+  const note = w ? el('p', { class: 'hint', text: 'The figures are for a window of each run' +
+    (w.from_marker ? ' (from marker “' + w.from_marker + '” to “' + w.to_marker + '”)' : '') + ': before ' + span(w.before) +
+    ', after ' + span(w.after) + '; the charts show the whole runs.' }) : '';
+  return el('section', { class: 'panel', 'data-tab': 'change' }, note, el('div', { class: 'scroll' }, runFigures()),
     el('div', { class: 'tctl' }, ui.cmetric, ui.cfilter, ui.ccount), ui.ctable);
 }
 

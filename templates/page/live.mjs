@@ -1,6 +1,7 @@
 /* Live pages: fetch fresh data, keep the view; the header, the notice and
  * the GC figures follow, and the panels are built anew when the data gains
- * some (the first heap lines, the first census, the first GC figures). */
+ * some (the first heap lines, the first census, the first GC figures, the
+ * first user message). */
 import { doc } from './dom.mjs';
 import { loadRun } from './decode.mjs';
 import { app, runs, setRuns, ui } from './state.mjs';
@@ -10,7 +11,7 @@ import { build, redraw, showNotice } from './main.mjs';
 
 // What decides the panels a run has.
 function shapeOf(r) {
-  return JSON.stringify([r.n > 0, Object.keys(r.lines), r.bands.some(b => b.stack), !!r.tprof, !!r.gc]);
+  return JSON.stringify([r.n > 0, Object.keys(r.lines), r.bands.some(b => b.stack), !!r.tprof, !!r.gc, r.msgs.total > 0]);
 }
 
 function header(d) {

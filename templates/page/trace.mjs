@@ -70,10 +70,10 @@ function drawTrack(c) {
   ctx.save(); ctx.beginPath(); ctx.rect(PAD.l, 0, g.pw, h); ctx.clip();
   for (const b of c.mbuckets) {
     const x = PAD.l + b.x, lit = m && b.hits > 0;
-    // one message a thin tick; several a bar whose height grows with the count
-    const bh = b.n === 1 ? 8 : 8 + 8 * Math.log(b.n) / Math.log(Math.max(2, most));
+    // one message a narrow tick; several a bar whose height grows with the count
+    const bh = b.n === 1 ? 12 : 8 + 8 * Math.log(b.n) / Math.log(Math.max(2, most));
     ctx.fillStyle = lit ? '#d9480f' : m ? '#c9b8d8' : '#6a3d9a';
-    ctx.fillRect(Math.round(x - (b.n === 1 ? 0.75 : BUCKET_PX / 2 - 0.5)), h - 1 - bh, b.n === 1 ? 1.5 : BUCKET_PX - 1, bh);
+    ctx.fillRect(Math.round(x - (b.n === 1 ? 1.5 : BUCKET_PX / 2 - 0.5)), h - 1 - bh, b.n === 1 ? 3 : BUCKET_PX - 1, bh);
   }
   ctx.restore();
   // counts above the buckets with room for them (of the log's messages:

@@ -19,7 +19,7 @@ const sum = (bs, k) => bs.reduce((s, b) => s + b[k], 0);
 // The USER_MSG texts as `heapscope events` prints them.
 function eventTexts(bin, log) {
   return execFileSync(bin, ['events', log], { maxBuffer: 1 << 28 }).toString().split('\n')
-    .map(l => /^\d+ - USER_MSG text="(.*)"$/.exec(l)).filter(Boolean).map(m => m[1]);
+    .map(l => /^\d+ \S+ USER_MSG text="(.*)"$/.exec(l)).filter(Boolean).map(m => m[1]);
 }
 
 function writeLog(h, n) {
@@ -121,7 +121,29 @@ async function bigLog(browser, h) {
   await page.close();
 }
 
+// A real sample: markers-hT's two traceEventIO messages are listed as the
+// event list has them; its traceMarkerIO markers stay markers.
+async function sampleLog(browser, h) {
+  const log = path.join(h.samples, 'markers-hT.eventlog');
+  if (!fs.existsSync(log)) return;
+  const want = eventTexts(h.bin, log);
+  const markers = execFileSync(h.bin, ['events', log]).toString().split('\n').filter(l => /^\d+ \S+ USER_MARKER /.test(l)).length;
+  const { page, log: plog } = await h.open(browser, path.join(h.report('markers-hT'), 'markers-hT.html'));
+  h.check(sum(await buckets(page), 'n') === want.length && want.length === 2, `markers-hT: the track holds its ${want.length} messages`);
+  h.check(await page.locator('ol.markers li').count() === markers && markers > 0, `markers-hT: its ${markers} markers stay markers`);
+  await page.click('nav.tabs button[data-tab="msgs"]');
+  await h.settle(page);
+  const got = await page.evaluate(() => [...document.querySelectorAll('.msgs li')].map(x => [Number(x.dataset.time), x.querySelector('.mt').textContent]));
+  // the log writes each capability's events in its own blocks: the page
+  // lists them in time order
+  h.check(JSON.stringify(got.map(x => x[1]).sort()) === JSON.stringify(want.slice().sort()) && got.every((x, k) => !k || x[0] >= got[k - 1][0]),
+    `markers-hT: the Messages tab lists ${JSON.stringify(got)} in time order, events has ${JSON.stringify(want)}`);
+  h.check(plog.errors.length === 0, 'markers-hT messages: no console errors: ' + plog.errors.join('; '));
+  await page.close();
+}
+
 async function traceCheck(browser, h) {
+  await sampleLog(browser, h);
   if (!h.tool) return;
   await smallLog(browser, h);
   await bigLog(browser, h);
