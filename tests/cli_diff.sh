@@ -300,8 +300,20 @@ check "-d: the text" grep -q '^bands: ' "$TMP/set/diff.txt"
 check "-d: the JSON" python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["bands"]' "$TMP/set/diff.json"
 check "-d: the page names both runs" bash -c "grep -q 'phases-lazy-hc.eventlog' '$TMP/set/diff.html' && grep -q 'phases-strict-hc.eventlog' '$TMP/set/diff.html'"
 check "-d: the page links the text" grep -q 'diff.txt' "$TMP/set/diff.html"
+check "-d: the page's subtitle names both runs" grep -q '<b>before:</b> phases-lazy-hc.eventlog .*<br><b>after:</b> phases-strict-hc.eventlog' "$TMP/set/diff.html"
+check "-d: the page carries the comparison for its Change tab" python3 -c '
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r"<script type=\"application/json\" id=\"hs-data\">(.*?)</script>", page, re.S).group(1))
+want = json.load(open(sys.argv[2]))
+assert data["diff"] == want, "the page'"'"'s diff differs from diff.json"' "$TMP/set/diff.html" "$TMP/set/diff.json"
 check "-d: no temporary file left" bash -c "! ls '$TMP/set' | grep -v -E '^diff\.(html|txt|json|svg)$'"
 expect_out_grep "-d: says what it wrote" "^wrote $TMP/set/diff\.html \([0-9.]+ [KM]?i?B\)$"
+# -o OUT.html: the page alone
+run diff "$LAZY" "$STRICT" -o "$TMP/alone.html"
+expect_rc "diff -o OUT.html" 0
+check "-o OUT.html: the page with its comparison" grep -q '"diff":{' "$TMP/alone.html"
+check "-o OUT.html: the page's script" grep -q 'id="hs-data"' "$TMP/alone.html"
 # a failure midway (a file size limit makes writes fail as a full disk
 # would, SIGXFSZ ignored) leaves the previous set whole: the text and
 # JSON are small enough to be written, the chart or page is not

@@ -3,11 +3,15 @@
  *   page_tool compare BEFORE AFTER OUT.html   (hs_render_page_compare)
  *   page_tool data FILE                       (hs_render_page_data to stdout)
  *   page_tool live FILE URL OUT.html          (a page that polls URL)
+ *   page_tool msglog N OUT.eventlog           (tests/msglog.h's log)
  */
 #include <heapscope/heapscope.h>
 
+#include "msglog.h"
+
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -71,7 +75,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "page_tool: %s\n", hs_strerror(st));
         return st == HS_OK ? 0 : 1;
     }
+    if (argc == 4 && strcmp(argv[1], "msglog") == 0) {
+        evw w;
+        msglog_build(&w, strtoul(argv[2], NULL, 10));
+        FILE *f = fopen(argv[3], "wb");
+        int bad = !f || fwrite(w.data, 1, w.len, f) != w.len;
+        bad |= f && fclose(f) != 0;
+        evw_free(&w);
+        return bad;
+    }
     fprintf(stderr, "usage: page_tool compare BEFORE AFTER OUT | data FILE | "
-            "live FILE URL OUT\n");
+            "live FILE URL OUT | msglog N OUT\n");
     return 2;
 }

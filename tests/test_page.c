@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "msglog.h"
 #include "testutil.h"
 
 /* --- helpers ---------------------------------------------------------- */
@@ -231,16 +232,25 @@ static void test_figures(void)
     hs_census_free(c);
 }
 
+/* Two samples, or false (none loaded) where samples/ is missing. */
+static bool load_pair(const char *x, const char *y, hs_census **a,
+                      hs_census **b)
+{
+    *a = load_sample(x);
+    *b = load_sample(y);
+    if (*a && *b)
+        return true;
+    hs_census_free(*a);
+    hs_census_free(*b);
+    return false;
+}
+
 /* A band keeps its colour across the two runs of a compare page. */
 static void test_compare_colours(void)
 {
-    hs_census *a = load_sample("leak-hy.eventlog");
-    hs_census *b = load_sample("markers-hT.eventlog");
-    if (!a || !b) {
-        hs_census_free(a);
-        hs_census_free(b);
+    hs_census *a, *b;
+    if (!load_pair("leak-hy.eventlog", "markers-hT.eventlog", &a, &b))
         return;
-    }
     hs_membuf m = {0};
     hs_sink s = hs_membuf_sink(&m);
     CU_ASSERT_EQUAL(hs_render_page_compare(a, b, &s, NULL), HS_OK);
@@ -260,6 +270,98 @@ static void test_compare_colours(void)
     hs_membuf_free(&m);
     hs_census_free(a);
     hs_census_free(b);
+}
+
+/* A compare page names both runs under its title and carries the diff's
+ * JSON (escaped for its <script>) for the Change tab. */
+static void test_compare_diff(void)
+{
+    hs_census *a, *b;
+    if (!load_pair("leak-hy.eventlog", "leak-hy.hp", &a, &b))
+        return;
+    hs_page_options opt;
+    hs_page_options_init(&opt);
+    opt.input = "/x/leak-hy.eventlog";
+    opt.input_after = "y/leak-hy.hp";
+    opt.diff_json = "{\"bands\":[{\"band\":\"</script>\"}]}";
+    hs_membuf m = {0};
+    hs_sink s = hs_membuf_sink(&m);
+    CU_ASSERT_EQUAL_FATAL(hs_render_page_compare(a, b, &s, &opt), HS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "<p class=\"sub\"><b>before:</b> leak-hy.eventlog \xc2\xb7 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "<br><b>after:</b> leak-hy.hp \xc2\xb7 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.data, ",\"diff\":{\"bands\":[{\"band\":\"\\u003c/script\\u003e\"}]}}"));
+    CU_ASSERT_EQUAL(count(m.data, "</script"), 2);
+    hs_membuf_free(&m);
+    hs_census_free(a);
+    hs_census_free(b);
+}
+
+/* A census of tests/msglog.h's log with n messages. */
+static hs_census *msglog_census(size_t n)
+{
+    evw w;
+    msglog_build(&w, n);
+    FILE *f = tmpfile();
+    CU_ASSERT_FATAL(f && fwrite(w.data, 1, w.len, f) == w.len && fflush(f) == 0);
+    rewind(f);
+    hs_census *c = hs_census_new();
+    hs_error err;
+    CU_ASSERT_FATAL(c != NULL);
+    CU_ASSERT(hs_census_load_fd(c, fileno(f), &err) >= 0);
+    fclose(f);
+    evw_free(&w);
+    return c;
+}
+
+/* The census keeps every user message in time order, raw; the page data
+ * carries them escaped, each cut at a character boundary to 240 bytes. */
+static void test_messages(void)
+{
+    hs_census *c = msglog_census(100);
+    CU_ASSERT_EQUAL_FATAL(hs_census_message_count(c), 100);
+    CU_ASSERT_EQUAL(hs_census_marker_count(c), 2);
+    CU_ASSERT_STRING_EQUAL(hs_census_message_at(c, 0)->text, MSGLOG_SCRIPT);
+    CU_ASSERT_STRING_EQUAL(hs_census_message_at(c, 1)->text, MSGLOG_ODD);
+    CU_ASSERT_EQUAL(strlen(hs_census_message_at(c, 2)->text), 400);
+    for (size_t i = 1; i < 100; i++)
+        CU_ASSERT(hs_census_message_at(c, i - 1)->time_ns <
+                  hs_census_message_at(c, i)->time_ns);
+    CU_ASSERT_PTR_NULL(hs_census_message_at(c, 100));
+    char *page = render(c, hs_render_page);
+    CU_ASSERT_FATAL(page != NULL);
+    CU_ASSERT_EQUAL(count(page, "</script"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(page, "\"msgs\":{\"total\":100,\"step\":1,\"cut\":240,\"list\":[[5000,"
+                                        "\"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(page, "\"odd \\ufffd\\ufffd bytes \\u0026 \\u003cb\\u003e\""));
+    char cut[300] = "\"";
+    for (size_t k = 0; k < 120; k++)
+        strcat(cut, "\xc3\xa9");
+    strcat(cut, "\"]");
+    CU_ASSERT_PTR_NOT_NULL(strstr(page, cut));
+    free(page);
+    hs_census_free(c);
+}
+
+/* Past 10,000 messages the page carries every k-th, at most 10,000, and
+ * says how many the log holds. */
+static void test_messages_bound(void)
+{
+    hs_census *c = msglog_census(25000);
+    CU_ASSERT_EQUAL(hs_census_message_count(c), 25000);
+    char *doc = render(c, hs_render_page_data);
+    CU_ASSERT_FATAL(doc != NULL);
+    const char *p = strstr(doc, "\"msgs\":{\"total\":25000,\"step\":3,\"cut\":240,\"list\":[");
+    CU_ASSERT_FATAL(p != NULL);
+    const char *end = strstr(p, "]]},\n");
+    CU_ASSERT_FATAL(end != NULL);
+    size_t n = 0;
+    for (const char *q = p; q && q < end; q = strstr(q + 1, "],["))
+        n++;
+    CU_ASSERT_EQUAL(n, 8334);
+    /* message 3000 (3000 % 3 == 0) is carried: "phase 3" */
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, ",\"phase 3\"]"));
+    free(doc);
+    hs_census_free(c);
 }
 
 static void test_no_data(void)
@@ -287,6 +389,9 @@ int main(void)
         {"the embedded data equals the census", test_figures},
         {"compare pages colour a band alike in both runs", test_compare_colours},
         {"no data and bad options", test_no_data},
+        {"compare pages name both runs and carry the diff", test_compare_diff},
+        {"user messages kept, escaped and cut", test_messages},
+        {"user messages bounded", test_messages_bound},
         {NULL, NULL},
     };
     return tu_main("page", NULL, NULL, tests);

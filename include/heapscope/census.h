@@ -94,7 +94,8 @@ typedef struct hs_census_entry {
 } hs_census_entry;
 #pragma pack(pop)
 
-/* A user marker (USER_MARKER, or an .hp MARK line with an empty text). */
+/* A user marker (USER_MARKER, or an .hp MARK line with an empty text), or
+ * a user message (USER_MSG: traceEvent): a time and a text. */
 typedef struct hs_census_marker {
     uint64_t time_ns;
     const char *text;
@@ -370,6 +371,13 @@ HS_API size_t hs_band_groups_sample(hs_band_groups *g, size_t i,
 HS_API size_t hs_census_marker_count(const hs_census *c);
 HS_API const hs_census_marker *hs_census_marker_at(const hs_census *c,
                                                     size_t i);
+
+/* The user messages (USER_MSG, written by Debug.Trace.traceEvent) in time
+ * order, every one the log holds: their number, and message i (valid
+ * until the census is freed). */
+HS_API size_t hs_census_message_count(const hs_census *c);
+HS_API const hs_census_marker *hs_census_message_at(const hs_census *c,
+                                                     size_t i);
 
 /* The points of one heap line in *points (valid until freed); returns
  * their number (0 when the log has none). */

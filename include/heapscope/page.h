@@ -10,6 +10,9 @@
  *
  * The page draws the bands in a <canvas> (stacked area, normalized or
  * lines), with hover read-outs, legend isolation, search, zoom, markers,
+ * the user messages (traceEvent) as a track under the chart (merged by
+ * pixel with their count, hover lists them, a click zooms in; a checkbox
+ * hides it) and in a searchable Messages tab,
  * the heap lines in a panel of their own, a table of every band, the GC
  * figures of a summary (as JSON), and flame views of -hc stacks and -p time
  * profiles. Colours are those hs_render_chart() gives the same bands with
@@ -47,6 +50,11 @@
  *                cost-centre subtree, the legend's choice, the search),
  *                largest first, before the cut to the largest N
  *   xOf(t, k), yOf(frac, k), geo(k)   the chart's geometry
+ *   linesYmax(k) the top of run k's heap-lines panel in bytes (a compare
+ *                page's runs share it)
+ *   msgBuckets(k) the user-message track of run k as drawn: [{t0, t1, n,
+ *                hits}] (n messages the page carries, hits the Messages
+ *                search's matches)
  *   setWindow(t0, t1), redraw(), busy, scriptStart, firstDraw
  * Legend entries carry data-name (the band's full name) and data-peak
  * (its peak in view, bytes); icicle frames carry data-path (the JSON
@@ -99,6 +107,12 @@ typedef struct hs_page_options {
      * NULL for none. Embedded as it is, escaped for <script>.
      */
     const char *gc_json;
+    /*
+     * Compare pages: the comparison as hs_render_diff_json() writes it
+     * (the caller runs the diff: renderers do not depend on it), embedded
+     * as it is under "diff" for the page's Change tab; NULL for none.
+     */
+    const char *diff_json;
     const hs_page_link *links;  /* sibling files, nlinks of them */
     size_t nlinks;
 
@@ -169,6 +183,11 @@ HS_API int hs_render_page(const hs_census *c, hs_sink *out,
  *   frames     the cost centres of the stacks: [module, label, source
  *              location ("Leak.hs:6:34-37", or "")]
  *   markers    [[time us, text]]
+ *   msgs       the user messages (traceEvent, USER_MSG): {total: how many
+ *              the log holds, step: the page carries every step-th
+ *              (1 up to 10,000 messages, then the smallest step that keeps
+ *              at most 10,000), cut: each text's bound in bytes (240, cut
+ *              at a character boundary), list: [[time us, text]]}
  *   lines      {heap, live, blocks}: [times column, bytes column]
  *   tprof      null or {tick_us, stacks: [[ticks, [frames...]]],
  *               caps: [[stack, cap, ticks]], iv: the profile over time:
@@ -206,10 +225,12 @@ HS_API int hs_render_page_data(const hs_census *c, hs_sink *out,
 
 /*
  * Writes a page with two runs one above the other (what `heapscope diff
- * -d` writes): the same y scale, the same colour for a band of the same
- * name, hover showing both runs' values at the same (normalised or
- * absolute) time, isolation applying to both. opt applies to both; its
- * gc_json is ignored. Returns as hs_render_page(); HS_ERR_NO_DATA when
+ * -d` writes): the same y scale for the bands and for the heap lines, the
+ * same colour for a band of the same name, hover showing both runs' values
+ * at the same (normalised or absolute) time, isolation applying to both; a
+ * subtitle naming both runs; a Bands tab with both runs side by side and,
+ * with opt->diff_json, a Change tab (its data document's "diff"). opt
+ * applies to both; its gc_json is ignored. Returns as hs_render_page(); HS_ERR_NO_DATA when
  * either census has no heap samples.
  */
 HS_API int hs_render_page_compare(const hs_census *before,

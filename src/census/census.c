@@ -134,7 +134,8 @@ void hs_census_free(hs_census *c)
         c->ext_free(c->ext, c->alloc);
     hs_free(c->alloc, c->ccs);
     hs_free(c->alloc, c->ipes);
-    hs_free(c->alloc, c->markers);
+    hs_free(c->alloc, c->marks[0].v);
+    hs_free(c->alloc, c->marks[1].v);
     for (int i = 0; i < HS_LINE_COUNT; i++)
         hs_free(c->alloc, c->lines[i]);
     hs_free(c->alloc, c->tstacks);

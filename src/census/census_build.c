@@ -59,7 +59,8 @@ int hs__census_build_marker(hs_census *c, uint64_t time_ns, const char *text,
                             size_t len)
 {
     int st = usable(c);
-    return st ? st : hs__census_add_marker(c, time_ns, (hs_str){text, len});
+    return st ? st : hs__census_add_mark(c, CENSUS_MARKERS, time_ns,
+                                           (hs_str){text, len});
 }
 
 static int set_str(hs_census *c, const char **field, const char *s)

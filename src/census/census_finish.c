@@ -179,9 +179,11 @@ int hs_census_finish(hs_census *c, bool complete)
         c->info.breakdown = 0;
     if (c->samples_unsorted)
         qsort(c->samples, c->nsamples, sizeof *c->samples, cmp_sample);
-    if (c->markers_unsorted &&
-        !stable_sort_by_time(c->alloc, c->markers, c->nmarkers, sizeof *c->markers))
-        return hs__census_nomem(c);
+    for (int k = 0; k < 2; k++)
+        if (c->marks[k].unsorted &&
+            !stable_sort_by_time(c->alloc, c->marks[k].v, c->marks[k].n,
+                                 sizeof *c->marks[k].v))
+            return hs__census_nomem(c);
     if (c->tsamples_unsorted &&
         !stable_sort_by_time(c->alloc, c->tsamples, c->ntsamples,
                              sizeof *c->tsamples))

@@ -132,9 +132,12 @@ struct hs_census {
     hs_census_ipe *ipes;
     size_t cap_ipes;
 
-    hs_census_marker *markers;
-    size_t nmarkers, cap_markers;
-    bool markers_unsorted;
+    /* user markers and user messages (traceEvent), each in its list */
+    struct census_marks {
+        hs_census_marker *v;
+        size_t n, cap;
+        bool unsorted;
+    } marks[2];
 
     hs_census_point *lines[HS_LINE_COUNT];
     size_t nlines[HS_LINE_COUNT], cap_lines[HS_LINE_COUNT];
@@ -257,7 +260,9 @@ int hs__census_finish_ticky(hs_census *c);
 /* --- census_run.c, census_marks.c, census_tprof.c ----------------------- */
 
 int hs__census_set_program(hs_census *c, const hs_event *ev);
-int hs__census_add_marker(hs_census *c, uint64_t time, hs_str text);
+/* The two lists of timed texts: USER_MARKER and USER_MSG. */
+enum { CENSUS_MARKERS, CENSUS_MESSAGES };
+int hs__census_add_mark(hs_census *c, int list, uint64_t time, hs_str text);
 int hs__census_add_line_point(hs_census *c, hs_heap_line line,
                               const hs_event *ev);
 int hs__census_add_prof_sample(hs_census *c, uint64_t time,

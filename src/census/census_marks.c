@@ -1,5 +1,5 @@
 /*
- * User markers and heap-size lines (HEAP_SIZE, HEAP_LIVE, BLOCKS_SIZE).
+ * User markers, user messages (traceEvent) and heap-size lines (HEAP_SIZE, HEAP_LIVE, BLOCKS_SIZE).
  */
 #include "heapscope/reader.h"
 #include "census/census_impl.h"
@@ -20,25 +20,40 @@ int hs__census_add_line_point(hs_census *c, hs_heap_line line,
     return HS_OK;
 }
 
-int hs__census_add_marker(hs_census *c, uint64_t time, hs_str text_in)
+int hs__census_add_mark(hs_census *c, int list, uint64_t time, hs_str text_in)
 {
-    if (!hs_grow(c->alloc, (void **)&c->markers, &c->cap_markers, c->nmarkers + 1,
-                 sizeof *c->markers))
+    struct census_marks *m = &c->marks[list];
+    if (!hs_grow(c->alloc, (void **)&m->v, &m->cap, m->n + 1, sizeof *m->v))
         return hs__census_nomem(c);
     const char *text = hs__census_dup(c, text_in);
     if (!text)
         return hs__census_nomem(c);
-    if (c->nmarkers && time < c->markers[c->nmarkers - 1].time_ns)
-        c->markers_unsorted = true;
-    c->markers[c->nmarkers++] = (hs_census_marker){time, text};
+    if (m->n && time < m->v[m->n - 1].time_ns)
+        m->unsorted = true;
+    m->v[m->n++] = (hs_census_marker){time, text};
     return HS_OK;
 }
 
-size_t hs_census_marker_count(const hs_census *c) { return c->nmarkers; }
+size_t hs_census_marker_count(const hs_census *c)
+{
+    return c->marks[CENSUS_MARKERS].n;
+}
 
 const hs_census_marker *hs_census_marker_at(const hs_census *c, size_t i)
 {
-    return i < c->nmarkers ? &c->markers[i] : NULL;
+    const struct census_marks *m = &c->marks[CENSUS_MARKERS];
+    return i < m->n ? &m->v[i] : NULL;
+}
+
+size_t hs_census_message_count(const hs_census *c)
+{
+    return c->marks[CENSUS_MESSAGES].n;
+}
+
+const hs_census_marker *hs_census_message_at(const hs_census *c, size_t i)
+{
+    const struct census_marks *m = &c->marks[CENSUS_MESSAGES];
+    return i < m->n ? &m->v[i] : NULL;
 }
 
 size_t hs_census_heap_line(const hs_census *c, hs_heap_line line,

@@ -244,7 +244,8 @@ static const bool census_tags[256] = {
     [HS_EV_RTS_IDENTIFIER] = true, [HS_EV_PROGRAM_ARGS] = true,
     [HS_EV_WALL_CLOCK_TIME] = true, [HS_EV_HEAP_SIZE] = true,
     [HS_EV_HEAP_LIVE] = true, [HS_EV_BLOCKS_SIZE] = true,
-    [HS_EV_USER_MARKER] = true, [HS_EV_HEAP_PROF_BEGIN] = true,
+    [HS_EV_USER_MARKER] = true, [HS_EV_USER_MSG] = true,
+    [HS_EV_HEAP_PROF_BEGIN] = true,
     [HS_EV_HEAP_PROF_COST_CENTRE] = true,
     [HS_EV_HEAP_PROF_SAMPLE_BEGIN] = true,
     [HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE] = true,
@@ -387,7 +388,9 @@ static int add_wanted(hs_census *c, const hs_event *ev)
     case HS_EV_TICKY_COUNTER_BEGIN_SAMPLE:
         return hs__census_add_ticky(c, ev);
     case HS_EV_USER_MARKER:
-        return hs__census_add_marker(c, ev->time, ev->u.msg.text);
+        return hs__census_add_mark(c, CENSUS_MARKERS, ev->time, ev->u.msg.text);
+    case HS_EV_USER_MSG:
+        return hs__census_add_mark(c, CENSUS_MESSAGES, ev->time, ev->u.msg.text);
     case HS_EV_HEAP_SIZE:
         return hs__census_add_line_point(c, HS_LINE_HEAP_SIZE, ev);
     case HS_EV_HEAP_LIVE:

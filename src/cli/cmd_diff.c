@@ -110,7 +110,8 @@ static const cli_optdef opt_output = {
     "OUT.svg, OUT.pdf or OUT.png (without --json or\n"
     "--folded): a chart of both runs one above the\n"
     "other on one y scale, bands in the same\n"
-    "colours, and a panel of each band's change"};
+    "colours, and a panel of each band's change;\n"
+    "OUT.html: the page -d writes, alone"};
 static const cli_optdef opt_dir = {
     "dir", 'd', CLI_TEXT, "DIR", 1, 0, NULL, 0, false,
     "write DIR/diff.html (both runs on one page:\n"
@@ -271,6 +272,10 @@ static int parse_args(int argc, char **argv, diff_args *a)
         }
         a->kind = OUT_CHART;
     }
+    size_t olen = a->output ? strlen(a->output) : 0;
+    if (a->kind == OUT_TEXT && olen > 5 &&
+        strcasecmp(a->output + olen - 5, ".html") == 0)
+        a->kind = OUT_PAGE;
     if (a->kind == OUT_FOLDED && (a->has_window || a->between[0])) {
         cli_errorf("diff: --folded compares whole runs; it cannot be "
                    "combined with a window");
@@ -354,6 +359,30 @@ typedef struct dir_file {
     size_t nlinks;
 } dir_file;
 
+/* The page: both runs, and the comparison's JSON for its Change tab. */
+static int write_page(const dir_file *f, hs_sink *out)
+{
+    hs_membuf json = {0};
+    hs_sink js = hs_membuf_sink(&json);
+    int rc = hs_render_diff_json(f->d, &js);
+    hs_page_options po;
+    hs_page_options_init(&po);
+    po.title = "heapscope diff";
+    po.diff_json = json.data;
+    po.input = hs_diff_get_run(f->d, HS_DIFF_BEFORE)->input;
+    po.input_after = hs_diff_get_run(f->d, HS_DIFF_AFTER)->input;
+    if (f->a->chart_look.bands)
+        po.bands = f->a->chart_look.bands;
+    po.links = f->links;
+    po.nlinks = f->nlinks;
+    if (rc == HS_OK)
+        rc = hs_render_page_compare(hs_diff_census(f->d, HS_DIFF_BEFORE),
+                                    hs_diff_census(f->d, HS_DIFF_AFTER), out,
+                                    &po);
+    hs_membuf_free(&json);
+    return rc;
+}
+
 static int write_dir_file(hs_sink *out, const void *arg)
 {
     const dir_file *f = arg;
@@ -365,18 +394,7 @@ static int write_dir_file(hs_sink *out, const void *arg)
         return hs_render_diff_folded(f->d, out, &f->a->folded);
     if (f->kind == OUT_CHART)
         return hs_render_diff_chart(f->d, out, &f->a->chart);
-    hs_page_options po;
-    hs_page_options_init(&po);
-    po.title = "heapscope diff";
-    po.input = hs_diff_get_run(f->d, HS_DIFF_BEFORE)->input;
-    po.input_after = hs_diff_get_run(f->d, HS_DIFF_AFTER)->input;
-    if (f->a->chart_look.bands)
-        po.bands = f->a->chart_look.bands;
-    po.links = f->links;
-    po.nlinks = f->nlinks;
-    return hs_render_page_compare(hs_diff_census(f->d, HS_DIFF_BEFORE),
-                                  hs_diff_census(f->d, HS_DIFF_AFTER), out,
-                                  &po);
+    return write_page(f, out);
 }
 
 static int write_out(const diff_args *a, const hs_diff *d)

@@ -77,6 +77,24 @@ hs_sink hs__page_script_sink(hs_page_script_sink *s, hs_sink *out);
 /* Writes what is still held; HS_OK or HS_ERR_IO. */
 int hs__page_script_flush(hs_page_script_sink *s);
 
+/* Nanoseconds as the page's microseconds, rounded. */
+static inline uint64_t hs__page_us(uint64_t ns)
+{
+    return ns / 1000 + (ns % 1000 >= 500 ? 1 : 0);
+}
+
+/* The page's bound on user messages: how many it carries (past this,
+ * every k-th), and the bytes of each text (page_marks.c, page.h). */
+#define HS_PAGE_MAX_MESSAGES 10000u
+#define HS_PAGE_MESSAGE_BYTES 240u
+
+/* Writes `"markers":[...],\n"msgs":{...},\n` for c (page_marks.c). */
+void hs__page_marks(hs_outbuf *o, const hs_census *c);
+
+/* The length of s[0..len) cut to at most max bytes, never inside a
+ * UTF-8 character. */
+size_t hs__page_text_cut(const char *s, size_t len, size_t max);
+
 /* The page's title: opt->title, else the run's .hp JOB text. Allocated
  * with the census's allocator; NULL when out of memory. */
 char *hs__page_title(const hs_census *c, const hs_page_options *opt);

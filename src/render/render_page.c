@@ -77,11 +77,34 @@ static int put_live(hs_sink *o, const page *pg)
                                                     : 1000);
 }
 
+static const char *base_name(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash && slash[1] ? slash + 1 : path ? path : "";
+}
+
+/* The line under the title; a compare page's names both runs, each with
+ * what its own subtitle says. */
 static int put_subtitle(hs_sink *o, const page *pg)
 {
-    char *sub = hs__page_subtitle(pg->c, pg->opt);
-    int rc = sub ? put_html(o, sub) : HS_ERR_NOMEM;
-    hs_free(pg->a, sub);
+    const hs_census *cs[2] = {pg->c, pg->after};
+    const char *names[2] = {pg->opt->input, pg->opt->input_after};
+    int rc = HS_OK;
+    for (int k = 0; k < (pg->after ? 2 : 1) && rc == HS_OK; k++) {
+        char *sub = hs__page_subtitle(cs[k], pg->opt);
+        if (!sub)
+            return HS_ERR_NOMEM;
+        if (pg->after)
+            rc = hs_sink_printf(o, "%s<b>%s</b> ", k ? "<br>" : "",
+                                k ? "after:" : "before:");
+        if (rc == HS_OK && pg->after)
+            rc = put_html(o, base_name(names[k]));
+        if (rc == HS_OK && pg->after)
+            rc = hs_sink_printf(o, " \xc2\xb7 ");
+        if (rc == HS_OK)
+            rc = put_html(o, sub);
+        hs_free(pg->a, sub);
+    }
     return rc;
 }
 
@@ -196,6 +219,11 @@ static int put_data(hs_sink *o, const page *pg)
         rc = hs_sink_write(&s, "{\"compare\":true,\"before\":", 25);
         if (rc == HS_OK)
             rc = hs__page_compare_data(pg->c, pg->after, pg->opt, &s);
+        const char *dj = pg->opt->diff_json;
+        if (rc == HS_OK && dj && *dj)
+            rc = hs_sink_write(&s, ",\"diff\":", 8);
+        if (rc == HS_OK && dj && *dj)
+            rc = hs_sink_write(&s, dj, strlen(dj));
         if (rc == HS_OK)
             rc = hs_sink_write(&s, "}", 1);
     }

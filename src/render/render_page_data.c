@@ -49,10 +49,7 @@ static void out_col(pdata *p, column *k)
 
 /* --- small writers ------------------------------------------------------ */
 
-static uint64_t us_of(uint64_t ns)
-{
-    return ns / 1000 + (ns % 1000 >= 500 ? 1 : 0);
-}
+#define us_of hs__page_us
 
 static void out_double(hs_outbuf *o, double v)
 {
@@ -333,21 +330,6 @@ static int out_bands(pdata *p, const hs_page_style *styles, frames *f)
     return rc;
 }
 
-static void out_markers(pdata *p)
-{
-    out_key(p->o, "markers");
-    hs_outbuf_putc(p->o, '[');
-    for (size_t i = 0; i < hs_census_marker_count(p->c); i++) {
-        const hs_census_marker *m = hs_census_marker_at(p->c, i);
-        hs_outbuf_puts(p->o, i ? ",[" : "[");
-        hs_outbuf_u64(p->o, us_of(m->time_ns));
-        hs_outbuf_putc(p->o, ',');
-        out_cstr(p->o, m->text);
-        hs_outbuf_putc(p->o, ']');
-    }
-    hs_outbuf_puts(p->o, "],\n");
-}
-
 static int out_lines(pdata *p)
 {
     static const char *const names[HS_LINE_COUNT] = {"heap", "live",
@@ -579,7 +561,7 @@ static int write_doc(pdata *p, const hs_page_style *styles, hs_sink *out)
     if (rc == HS_OK)
         rc = out_bands(p, styles, &f);
     if (rc == HS_OK) {
-        out_markers(p);
+        hs__page_marks(p->o, p->c);
         rc = out_lines(p);
     }
     if (rc == HS_OK)

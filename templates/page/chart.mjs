@@ -51,7 +51,9 @@ export function drawAxes(ctx, w, h, w0, w1, ymax, normalized, yticks) {
   for (let x = Math.ceil(w0 / xt.step) * xt.step; x <= w1 + 1e-12; x += xt.step) {
     const px = Math.round(PAD.l + (x - w0) / (w1 - w0) * pw);
     ctx.beginPath(); ctx.moveTo(px + 0.5, PAD.t); ctx.lineTo(px + 0.5, PAD.t + ph); ctx.stroke();
-    ctx.fillText(xt.fmt(x), px, PAD.t + ph + 5);
+    // the last label kept whole inside the canvas, not cut at its edge
+    const label = xt.fmt(x), lw = ctx.measureText(label).width;
+    ctx.fillText(label, Math.min(px, w - 2 - lw / 2), PAD.t + ph + 5);
   }
   ctx.strokeStyle = '#888';
   ctx.strokeRect(PAD.l + 0.5, PAD.t + 0.5, pw, ph);
@@ -121,19 +123,32 @@ export function drawRun(cv, run, ser, cssH, ymaxShared, why) {
 }
 
 const LINE_LOOK = { heap: ['heap size', '#222', []], live: ['live bytes', '#222', [5, 3]], blocks: ['blocks size', '#777', [2, 2]] };
-export function drawLines(cv, run, cssH) {
-  const keys = Object.keys(run.lines);
-  const { ctx, w, h } = sizeCanvas(cv, cssH || 120);
-  ctx.clearRect(0, 0, w, h);
+// The largest heap-line value of run r in its window (the lines' scale).
+export function linesMax(run) {
   const [w0, w1] = windowOf(run);
   let ymax = 0;
-  for (const k of keys) {
+  for (const k of Object.keys(run.lines)) {
     const L = run.lines[k];
     const i0 = Math.max(0, lowerBound(L.t, w0, 0, L.t.length) - 1);
     const i1 = Math.min(L.t.length, lowerBound(L.t, w1, 0, L.t.length) + 1);
     for (let i = i0; i < i1; i++) if (L.v[i] > ymax) ymax = L.v[i];
   }
-  ymax = (ymax || 1) * 1.05; // room above the highest point
+  return ymax;
+}
+
+// The heap lines of a run: their names in a strip above the plot (never
+// over a line), the plot on ymaxShared's scale (a compare page's runs
+// share one) or its own.
+const LEGEND_H = 16;
+export function drawLines(cv, run, cssH, ymaxShared) {
+  const keys = Object.keys(run.lines);
+  const full = sizeCanvas(cv, (cssH || 120) + LEGEND_H), ctx = full.ctx, w = full.w;
+  ctx.clearRect(0, 0, w, full.h);
+  const [w0, w1] = windowOf(run);
+  const ymax = (ymaxShared || linesMax(run) || 1) * 1.05; // room above the highest point
+  drawLineNames(ctx, keys);
+  ctx.save(); ctx.translate(0, LEGEND_H);
+  const h = full.h - LEGEND_H;
   drawAxes(ctx, w, h, w0, w1, ymax, false);
   const pw = w - PAD.l - PAD.r, ph = h - PAD.t - PAD.b;
   ctx.save(); ctx.beginPath(); ctx.rect(PAD.l, PAD.t, pw, ph); ctx.clip();
@@ -151,15 +166,19 @@ export function drawLines(cv, run, cssH) {
     ctx.strokeStyle = look[1]; ctx.setLineDash(look[2]); ctx.lineWidth = 1.3; ctx.stroke();
   }
   ctx.restore();
-  // their names, top left inside the panel
+  ctx.restore();
+  return ymax;
+}
+
+function drawLineNames(ctx, keys) {
   ctx.font = '11px system-ui, sans-serif'; ctx.textAlign = 'left'; ctx.textBaseline = 'middle';
-  let lx = PAD.l + 8;
+  let lx = PAD.l;
+  const y = LEGEND_H / 2 + 2.5;
   for (const k of keys) {
     const look = LINE_LOOK[k];
-    ctx.fillStyle = 'rgba(255,255,255,0.85)'; ctx.fillRect(lx - 3, PAD.t + 3, ctx.measureText(look[0]).width + 32, 15);
-    ctx.beginPath(); ctx.moveTo(lx, PAD.t + 10.5); ctx.lineTo(lx + 20, PAD.t + 10.5);
-    ctx.strokeStyle = look[1]; ctx.setLineDash(look[2]); ctx.stroke(); ctx.setLineDash([]);
-    ctx.fillStyle = '#333'; ctx.fillText(look[0], lx + 24, PAD.t + 10.5);
+    ctx.beginPath(); ctx.moveTo(lx, y); ctx.lineTo(lx + 20, y);
+    ctx.strokeStyle = look[1]; ctx.lineWidth = 1.3; ctx.setLineDash(look[2]); ctx.stroke(); ctx.setLineDash([]);
+    ctx.fillStyle = '#333'; ctx.fillText(look[0], lx + 24, y);
     lx += ctx.measureText(look[0]).width + 40;
   }
 }

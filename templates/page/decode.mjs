@@ -2,6 +2,8 @@
  * heap lines as typed arrays. Pure: no DOM, unit-tested under node. */
 // Digit values of the column encoding: 'A'..'f' end a varint, the
 // others carry five more bits (page.h).
+import { loadMessages } from './msgs.mjs';
+
 const DIGIT = new Int8Array(128).fill(-1);
 const MORE = new Uint8Array(128);
 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef'.split('').forEach((c, i) => { DIGIT[c.charCodeAt(0)] = i; });
@@ -93,6 +95,7 @@ export function loadRun(d) {
   return {
     d, n, t, bands, lines, frames, frameSrc, end,
     markers: (d.markers || []).map(m => ({ t: m[0] / 1e6, text: m[1] })),
+    msgs: loadMessages(d.msgs),
     tprof: d.tprof, gc: d.gc
   };
 }

@@ -1,7 +1,7 @@
 /* Pointer work on the chart: the crosshair and readout, the tooltip,
  * drag to zoom on the plot and on the overview. */
 import { whereFrom } from './columns.mjs';
-import { el } from './dom.mjs';
+import { el, swatch } from './dom.mjs';
 import { fmtBytes, fmtExact, fmtSec, midCut } from './format.mjs';
 import { nearest } from './stats.mjs';
 import { S, app, compare, runs, ui } from './state.mjs';
@@ -17,7 +17,7 @@ function timeAt(c, ev) {
 }
 
 // The shared time (S.win's axis) for run-local time t of chart c.
-function toShared(c, t) {
+export function toShared(c, t) {
   if (!compare || S.timeMode !== 'normalised') return t;
   const e = runs.reduce((m, x) => Math.max(m, x.end), 0) || 1;
   return t / (c.run.end || 1) * e;
@@ -63,7 +63,7 @@ function showHover(c, t, yFrac) {
   const head = el('span', { class: 't', text: 't = ' + fmtSec(ts) + ' (sample ' + (i + 1) + (run.d.exact ? '' : ', max over its interval') + ')' });
   c.read.replaceChildren(head, ' · total shown ' + fmtBytes(tot));
   if (under) {
-    c.read.append(el('br'), el('span', { class: 'sw', style: 'background:' + under.colour }), ' ',
+    c.read.append(el('br'), swatch(under), ' ',
       el('b', { class: 'uname', text: under.name }), ': ', el('span', { class: 'ubytes', text: fmtExact(under.v[i]) }),
       ' (' + fmtBytes(under.v[i]) + ')');
     if (under.band && under.band.src) c.read.append(' ', el('span', { class: 'usrc', text: whereFrom(under.band) }));
@@ -77,14 +77,14 @@ function showTip(c, i, px, yFrac) {
   if (yFrac == null && compare) return;
   const top = c.ser.filter(s => s.v[i] > 0).sort((a, b) => b.v[i] - a.v[i]).slice(0, 8);
   ui.tip.replaceChildren(el('div', { class: 't', text: fmtSec(c.run.t[i]) }),
-    ...top.map(s => el('div', {}, el('span', { class: 'sw', style: 'background:' + s.colour }), ' ' + fmtBytes(s.v[i]) + ' ',
+    ...top.map(s => el('div', {}, swatch(s), ' ' + fmtBytes(s.v[i]) + ' ',
       el('span', { class: 'nm', text: midCut(s.name, 60) }), s.band && s.band.src ? el('span', { class: 'src', text: ' ' + whereFrom(s.band) }) : null)));
   // beside the crosshair, on the side with room (26em wide at most),
   // placed from offsets that stay valid between redraws
   ui.tip.hidden = false;
   const left = c.box.offsetLeft + px, width = c.box.offsetWidth;
   if (px + 360 > width && px > 360) { ui.tip.style.left = ''; ui.tip.style.right = (app.clientWidth - left + 14) + 'px'; }
-  else { ui.tip.style.right = ''; ui.tip.style.left = Math.min(left + 14, Math.max(0, app.clientWidth - 200)) + 'px'; }
+  else { ui.tip.style.right = ''; ui.tip.style.left = Math.max(0, Math.min(left + 14, app.clientWidth - ui.tip.offsetWidth)) + 'px'; }
   ui.tip.style.top = (c.box.offsetTop + 12 + (yFrac != null ? yFrac * c.geo.ph * 0.5 : 0)) + 'px';
 }
 

@@ -22,17 +22,37 @@ function renderIcicle(host, root, unit, onPick, hl) {
     for (const k of kids) { if (k.w / total >= 0.001) walk(k, depth + 1, x); x += k.w / total; }
   }
   walk(focus, 0, 0);
-  const box = el('div', { class: 'icicle', style: 'height:' + (rows.length * 22) + 'px' });
-  rows.forEach((row, d) => row.forEach(({ n, x0, w }) => {
+  const box = el('div', { class: 'icicle', role: 'tree', 'aria-label': 'cost-centre stacks', style: 'height:' + (rows.length * 22) + 'px' });
+  rows.forEach((row, d) => row.forEach((f, k) => {
+    const { n, x0, w } = f;
     const label = (n === root ? 'all' : n.name) + (n.src ? ' · ' + n.src : '') + ' · ' + unit(n.w) + ' (' + fmtPct(n.w / (root.w || 1)) + ')';
     const hue = n === root ? '#c8c8c8' : 'hsl(' + (20 + (hash(n.name) % 40)) + ',75%,' + (62 + hash(n.name) % 14) + '%)';
-    box.append(el('div', { class: 'frame' + (hl && n.name === hl ? ' hl' : hl ? ' dim' : ''), title: label,
-      'data-path': JSON.stringify(n.path), tabindex: '0', role: 'button',
+    // one frame in the tab order (the outermost); arrow keys move among them
+    f.el = el('div', { class: 'frame' + (hl && n.name === hl ? ' hl' : hl ? ' dim' : ''), title: label, 'data-path': JSON.stringify(n.path), role: 'treeitem', 'aria-label': label,
+      'aria-level': String(d + 1), tabindex: d === 0 && k === 0 ? '0' : '-1',
       style: 'left:' + (x0 * 100) + '%;width:' + (w * 100) + '%;top:' + (d * 22) + 'px;background:' + hue,
-      onclick: () => onPick(n), onkeydown: ev => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); onPick(n); } } },
-    el('span', { text: label })));
+      onclick: () => onPick(n),
+      onkeydown: ev => {
+        if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); onPick(n); return; }
+        const to = frameStep(rows, d, k, ev.key);
+        if (!to) return;
+        ev.preventDefault();
+        f.el.tabIndex = -1; to.el.tabIndex = 0; to.el.focus();
+      } }, el('span', { text: label }));
+    box.append(f.el);
   }));
   host.replaceChildren(el('div', { class: 'crumbs' }, ...crumbs(root)), box);
+}
+
+// The frame an arrow key moves to from rows[d][k]: its neighbours in the
+// row (left, right), its caller (up), its first callee (down).
+function frameStep(rows, d, k, key) {
+  const f = rows[d][k], inside = (g, p) => g.x0 >= p.x0 - 1e-9 && g.x0 < p.x0 + p.w - 1e-9;
+  if (key === 'ArrowLeft') return rows[d][k - 1];
+  if (key === 'ArrowRight') return rows[d][k + 1];
+  if (key === 'ArrowUp' && d > 0) return rows[d - 1].find(p => inside(f, p));
+  if (key === 'ArrowDown' && rows[d + 1]) return rows[d + 1].find(g => inside(g, f));
+  return null;
 }
 
 function crumbs(root) {
@@ -50,7 +70,7 @@ export function buildFlamePanel() {
     option('peak', 'bytes at the peak sample', S.flameWeight), option('bs', 'byte-seconds over the run', S.flameWeight));
   return el('section', { class: 'panel', 'data-tab': 'flame' },
     el('p', { class: 'hint' }, 'Cost-centre stacks, outermost at the top, by ', weight,
-      '. Click a frame to show only its subtree in the chart.'), ui.flame);
+      '. Click a frame (or Enter; arrow keys move among frames) to show only its subtree in the chart.'), ui.flame);
 }
 
 export function drawFlame() {

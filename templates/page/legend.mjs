@@ -1,5 +1,5 @@
 /* The legend (click to choose bands) and the list of markers. */
-import { doc, el } from './dom.mjs';
+import { doc, el, swatch } from './dom.mjs';
 import { fitLabels, fmtBytes, fmtSec } from './format.mjs';
 import { peakWithin } from './stats.mjs';
 import { S, runs, ui, windowOf } from './state.mjs';
@@ -32,8 +32,7 @@ function entry(b, on, pk) {
       ui.legendFocus = b.name;
       choose(b.name, ev.key === ' ' || ev.ctrlKey || ev.shiftKey || ev.metaKey);
     } },
-  el('span', { class: 'sw' + (b.hatched ? ' hatched' : ''), style: 'background-color:' + b.colour }),
-  el('span', { class: 'nm', text: b.name }), el('span', { class: 'pk', title: 'peak in view', text: fmtBytes(pk) }));
+  swatch(b), el('span', { class: 'nm', text: b.name }), el('span', { class: 'pk', title: 'peak in view', text: fmtBytes(pk) }));
 }
 
 // Names too long for their entry cut in the middle, every label distinct,
@@ -69,7 +68,7 @@ export function drawLegend() {
   if (other.length) {
     const o = other[0][1], pk = Math.max(...other.map(([c, s]) => peakWithin(c.run, s.v, windowOf(c.run))));
     items.push(el('li', { class: 'other', title: 'the bands past the largest ' + S.nbands + ', summed', 'data-name': o.name },
-      el('span', { class: 'sw', style: 'background-color:' + o.colour }), el('span', { class: 'nm', text: o.name }),
+      swatch(o), el('span', { class: 'nm', text: o.name }),
       el('span', { class: 'pk', text: fmtBytes(pk) })));
   }
   const n = S.visible ? entries.filter(e => e.on).length : all.length;

@@ -1,6 +1,7 @@
 /* Live pages: fetch fresh data, keep the view; the header, the notice and
  * the GC figures follow, and the panels are built anew when the data gains
- * some (the first heap lines, the first census, the first GC figures). */
+ * some (the first heap lines, the first census, the first GC figures, the
+ * first user message). */
 import { doc } from './dom.mjs';
 import { loadRun } from './decode.mjs';
 import { app, runs, setRuns, ui } from './state.mjs';
@@ -12,7 +13,7 @@ import { build, redraw, showNotice } from './main.mjs';
 function shapeOf(r) {
   const t = r.d.ticky;
   return JSON.stringify([r.n > 0, Object.keys(r.lines), r.bands.some(b => b.stack), !!r.tprof, !!r.gc,
-    t ? Math.min(2, t.times_us.length) : 0]);
+    t ? Math.min(2, t.times_us.length) : 0, r.msgs.total > 0]);
 }
 
 function header(d) {

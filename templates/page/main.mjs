@@ -11,9 +11,9 @@
  */
 import { doc, el } from './dom.mjs';
 import { reduce, stackUp } from './stats.mjs';
-import { S, app, compare, runs, scriptStart, ui, windowOf } from './state.mjs';
+import { S, app, compare, diffData, runs, scriptStart, ui, windowOf } from './state.mjs';
 import { admittedBands, chooseSeries, whyEmpty } from './select.mjs';
-import { PAD, drawLines, drawOverview, drawRun } from './chart.mjs';
+import { PAD, drawLines, drawOverview, drawRun, linesMax, sizeCanvas } from './chart.mjs';
 import { buildChartPanel, buildControls, buildTabs, showTab } from './panels.mjs';
 import { clearHover, setWindow } from './hover.mjs';
 import { drawLegend, drawMarkerList } from './legend.mjs';
@@ -23,6 +23,8 @@ import { buildRunPanel } from './runinfo.mjs';
 import { drawTprofView } from './tview.mjs';
 import { buildTickyPanel, drawTicky } from './tickytab.mjs';
 import { startLive } from './live.mjs';
+import { anyMessages, buildMsgPanel, drawMsgList, drawTracks } from './trace.mjs';
+import { buildChangePanel, buildSideBands, drawChange, drawSideBands } from './diffpage.mjs';
 
 // Drawing everything, once per animation frame however many changes ask.
 let pending = false;
@@ -36,6 +38,7 @@ export function redraw() {
 function linesHeight(c) { return c.run.n ? 120 : c.lc.parentNode.clientWidth < 500 ? 220 : 300; }
 
 function redrawNow() {
+  app.classList.toggle('kline', S.kind === 'line');
   if (S.tab === 'chart' && ui.charts) {
     const bands = runs[0].n > 0;
     for (const c of ui.charts) c.ser = bands ? chooseSeries(c.run, S) : [];
@@ -47,17 +50,21 @@ function redrawNow() {
         shared = Math.max(shared, stackUp(red, S.kind).ymax);
       }
     }
+    // a compare page's heap lines on one scale, as its bands are
+    const linesShared = compare ? Math.max(...ui.charts.map(c => linesMax(c.run))) : 0;
     const why = whyEmpty(S.search, !!S.growing);
     for (const c of ui.charts) {
       if (bands) {
         c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0, why);
+        // the hover layer covers the plot alone, not the track below it
+        sizeCanvas(c.over, c.geo.h, c.geo.w);
         // the readout describes what is drawn, or says why nothing is
         c.read.replaceChildren(c.ser.length ? '' : el('span', { class: 'why', text: why }));
         c.read.dataset.time = c.read.dataset.bytes = '';
       }
-      if (Object.keys(c.run.lines).length) drawLines(c.lc, c.run, linesHeight(c));
+      if (Object.keys(c.run.lines).length) c.linesYmax = drawLines(c.lc, c.run, linesHeight(c), linesShared);
     }
-    if (bands) { drawOverview(null); drawLegend(); drawMarkerList(); }
+    if (bands) { drawOverview(null); drawLegend(); drawMarkerList(); drawTracks(); }
     const r = runs[0], live = isLive();
     ui.note.textContent = (r.d.exact ? '' : 'This page holds ' + r.n.toLocaleString('en-US') + ' points for ' +
       r.d.samples.toLocaleString('en-US') + ' samples: each point is the largest value of its interval; the CSV has every sample. ') +
@@ -68,7 +75,9 @@ function redrawNow() {
     ui.note.hidden = !ui.note.textContent;
     if (bands) clearHover();
   }
-  if (S.tab === 'bands') drawTable();
+  if (S.tab === 'bands') (compare ? drawSideBands : drawTable)();
+  if (S.tab === 'change') drawChange();
+  if (S.tab === 'msgs') drawMsgList();
   if (S.tab === 'flame') drawFlame();
   if (S.tab === 'time') { drawTprofView(); drawTimeFlame(); }
   if (S.tab === 'ticky') drawTicky();
@@ -89,7 +98,9 @@ export function build() {
   ui.search.value = S.search;
   const panels = [];
   if (r.n || hasLinesAlone(r)) panels.push(buildChartPanel());
-  if (r.n) panels.push(buildTablePanel());
+  if (diffData) panels.push(buildChangePanel());
+  if (r.n) panels.push(compare ? buildSideBands() : buildTablePanel());
+  if (anyMessages()) panels.push(buildMsgPanel());
   if (!compare && r.bands.some(b => b.stack)) panels.push(buildFlamePanel());
   if (!compare && r.tprof) panels.push(buildTimePanel());
   if (!compare && r.d.ticky) panels.push(buildTickyPanel());
@@ -116,9 +127,13 @@ Object.assign(window.heapscope, {
   xOf: (t, k) => { const c = ui.charts[k || 0], g = c.geo; return PAD.l + (t - g.w0) / (g.w1 - g.w0) * g.pw; },
   yOf: (frac, k) => { const g = ui.charts[k || 0].geo; return PAD.t + frac * g.ph; },
   geo: k => ui.charts[k || 0].geo,
+  // the top of run k's heap-lines panel, bytes (one for both on a diff page)
+  linesYmax: k => ui.charts[k || 0].linesYmax,
   // the full names of the bands the view admits in run k (the cost-centre
   // subtree, the legend's choice, the search), largest first, before the
   // cut to the largest N
   admitted: k => admittedBands(runs[k || 0], S).map(b => b.name),
+  // the message track's buckets of run k as drawn: {t0, t1, n, hits}
+  msgBuckets: k => (ui.charts[k || 0].mbuckets || []).map(({ t0, t1, n, hits }) => ({ t0, t1, n, hits })),
   setWindow
 });

@@ -1,9 +1,10 @@
 /* The page's structure: the controls, the tabs and the chart panel. */
 import { el, option } from './dom.mjs';
-import { S, app, compare, runs, ui } from './state.mjs';
+import { S, app, compare, diffData, runs, ui } from './state.mjs';
 import { hookOverview, hookPlot } from './hover.mjs';
 import { hasLinesAlone, redraw } from './main.mjs';
 import { growingButton } from './table.mjs';
+import { anyMessages, buildTrack, msgToggle } from './trace.mjs';
 
 export function buildControls() {
   ui.kind = el('select', { 'aria-label': 'chart kind', onchange: () => { S.kind = ui.kind.value; redraw(); } },
@@ -16,7 +17,7 @@ export function buildControls() {
     oninput: () => { S.search = ui.search.value; S.visible = null; redraw(); } });
   ui.all = el('button', { type: 'button', text: 'all', onclick: () => { S.visible = null; S.ccPath = null; S.search = ''; ui.search.value = ''; S.growing = null; redraw(); } });
   ui.reset = el('button', { type: 'button', text: 'reset zoom', onclick: () => { S.win = null; S.markA = null; redraw(); } });
-  const bits = [ui.kind, ui.sort, el('label', {}, 'bands ', ui.nbands), ui.search, growingButton(), ui.all, ui.reset];
+  const bits = [ui.kind, ui.sort, el('label', {}, 'bands ', ui.nbands), ui.search, growingButton(), ui.all, ui.reset, msgToggle()];
   if (compare) {
     ui.time = el('select', { 'aria-label': 'time axis', onchange: () => { S.timeMode = ui.time.value; S.win = null; redraw(); } },
       option('normalised', 'time normalised', S.timeMode), option('absolute', 'time in seconds', S.timeMode));
@@ -29,7 +30,9 @@ export function buildTabs() {
   const r = runs[0];
   const tabs = [];
   if (r.n || hasLinesAlone(r)) tabs.push(['chart', 'Chart']);
+  if (diffData) tabs.push(['change', 'Change']);
   if (r.n) tabs.push(['bands', 'Bands']);
+  if (anyMessages()) tabs.push(['msgs', 'Messages']);
   if (!compare && r.bands.some(b => b.stack)) tabs.push(['flame', 'Cost centres']);
   if (!compare && r.tprof) tabs.push(['time', 'Time profile']);
   if (!compare && r.d.ticky) tabs.push(['ticky', 'Ticky']);
@@ -65,19 +68,20 @@ export function buildChartPanel() {
   ui.lstate = el('p', { class: 'lstate', role: 'status',
     title: 'click a band: it alone (again: all) · ctrl/shift-click or Space: add or take it away' });
   ui.tip = el('div', { class: 'tip', hidden: '' });
+  ui.mtip = el('div', { class: 'tip mtip', hidden: '' });
   ui.overview = el('canvas', { class: 'overview', 'aria-label': 'overview: drag to zoom' });
   ui.ovbox = el('div', { class: 'plot ov' }, ui.overview);
   ui.markers = el('ol', { class: 'markers' });
   ui.note = el('p', { class: 'note' });
   const parts = [], bands = runs[0].n > 0;
   for (const c of ui.charts) {
-    if (bands) parts.push(c.title, c.box, c.read);
+    if (bands) parts.push(c.title, c.box, buildTrack(c), c.read);
     if (Object.keys(c.run.lines).length) parts.push(c.lbox);
   }
   const panel = el('section', { class: 'panel', 'data-tab': 'chart' },
     el('div', { class: 'chartgrid' + (bands ? '' : ' nobands') }, el('div', { class: 'plots' }, ...parts, bands ? ui.ovbox : null),
       bands ? el('div', { class: 'legendbox' }, ui.lstate, ui.legend) : null),
-    ui.note, runs[0].markers.length ? el('h2', { text: 'Markers' }) : null, ui.markers, ui.tip);
+    ui.note, runs[0].markers.length ? el('h2', { text: 'Markers' }) : null, ui.markers, ui.tip, ui.mtip);
   for (const c of ui.charts) hookPlot(c);
   hookOverview();
   return panel;

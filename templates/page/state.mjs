@@ -7,6 +7,8 @@ export const scriptStart = performance.now();
 const html = doc.documentElement;
 const data = JSON.parse(doc.getElementById('hs-data').textContent);
 export const compare = !!data.compare;
+// a diff page's comparison (hs_render_diff_json()), or null
+export const diffData = (compare && data.diff) || null;
 export let runs = compare ? [loadRun(data.before), loadRun(data.after)] : [loadRun(data)];
 const first = compare ? data.before : data;
 export const S = {
@@ -18,6 +20,7 @@ export const S = {
   win: null, // [t0, t1] seconds, or null: everything
   timeMode: 'normalised', // compare pages
   tabChosen: false, // the reader clicked a tab
+  msgsShown: true, msgSearch: '', // user messages: the track, the search
   markA: null, tab: 'chart', tableSort: ['bs', -1], tableFilter: '',
   flameWeight: 'peak', flameCap: -1, flameRoot: [],
   tfocus: null, // the time profile's followed cost centre (its full name)

@@ -10,7 +10,7 @@ import { GROWING_RULE, fmtRate, growingTest, growthOf } from './growth.mjs';
 import { filterTest, filterWord, groupKey, groupRows, sortValue, sortable, tableColumns } from './columns.mjs';
 
 const ROW_H = 30;
-function svgSpark(d, colour) {
+export function svgSpark(d, colour) {
   const xmlns = 'http://www.w3.org/2000/svg';
   const s = doc.createElementNS(xmlns, 'svg');
   s.setAttribute('viewBox', '0 0 80 18'); s.setAttribute('class', 'spark');

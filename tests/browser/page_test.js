@@ -15,6 +15,9 @@ const { selectCheck } = require('./select_page.js');
 const { bandsCheck } = require('./bands_page.js');
 const { tprofCheck } = require('./tprof_page.js');
 const { tickyCheck } = require('./ticky_page.js');
+const { traceCheck } = require('./trace_page.js');
+const { diffCheck } = require('./diff_page.js');
+const { lookCheck } = require('./look_page.js');
 
 // CI sets HEAPSCOPE_REQUIRE_BROWSER: there a missing browser is a failure,
 // not a skip, so the page is never left untested unnoticed.
@@ -216,16 +219,29 @@ async function overflowCheck(browser, file, tabs) {
   await page.close();
 }
 
+// The checks in modules of their own, by name: HEAPSCOPE_BROWSER_ONLY=NAME
+// runs only that one (while working on it).
+const moduleChecks = {
+  bands: (browser, h) => bandsCheck(browser, h),
+  trace: traceCheck, diff: diffCheck, look: lookCheck,
+};
+
 async function main() {
   const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
+  const h = { check, bin, tool, tmp, samples, settle, report, open, readCsv, overflowCheck };
+  const only = process.env.HEAPSCOPE_BROWSER_ONLY;
   try {
-    await bandsCheck(browser, { check, settle, report, open, tmp });
-    // HEAPSCOPE_BROWSER_ONLY=bands: the band table's checks alone
-    if (process.env.HEAPSCOPE_BROWSER_ONLY === 'bands') {
-      await browser.close();
-      console.log(`${checks} checks, ${failures} failed`);
-      process.exit(failures ? 1 : 0);
-    }
+    if (only) await moduleChecks[only](browser, h);
+    else await allChecks(browser, h);
+  } finally {
+    await browser.close();
+  }
+  console.log(`${checks} checks, ${failures} failed`);
+  process.exit(failures ? 1 : 0);
+}
+
+async function allChecks(browser, h) {
+  {
     for (const name of ['leak-hc', 'markers-hT', 'leak-hy', 'manycc-hc', 'leak-hb']) {
       if (!fs.existsSync(path.join(samples, name + '.eventlog'))) continue;
       const dir = report(name);
@@ -253,11 +269,8 @@ async function main() {
     await compareCheck(browser);
     await liveCheck(browser);
     await watchCheck(browser, { check, bin, samples, tmp });
-  } finally {
-    await browser.close();
+    for (const name of Object.keys(moduleChecks)) await moduleChecks[name](browser, h);
   }
-  console.log(`${checks} checks, ${failures} failed`);
-  process.exit(failures ? 1 : 0);
 }
 
 // Every value of the page's columns, decoded in the browser, equals the
