@@ -149,14 +149,7 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
         nframes = s ? (s->n < MAX_CALL_FRAMES ? s->n : MAX_CALL_FRAMES) : 0;
         frames = nframes ? s->m + s->n - nframes : NULL;
     }
-    if (!hs_grow(l->a, (void **)&l->key, &l->cap_key, nframes + 1,
-                 sizeof *l->key))
-        return HS_ERR_NOMEM;
-    l->key[0] = vt;
-    if (nframes)
-        memcpy(l->key + 1, frames, nframes * sizeof *l->key);
-    if (!hs_intern_put(&m->sites, l->key, (nframes + 1) * sizeof *l->key,
-                       &si, &added))
+    if (!hs_intern_put_words(&m->sites, vt, frames, nframes, &si, &added))
         return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->site_bytes, &m->cap_site_bytes,
@@ -170,8 +163,8 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
     m->site_count[si]++;
     if (m->samples != HS_MLPD_SAMPLES_ALLOC)
         return HS_OK;
-    uint64_t bk[2] = {rel(l, ev->time) / m->interval, vt};
-    if (!hs_intern_put(&m->buckets, bk, sizeof bk, &si, &added))
+    if (!hs_intern_put_words(&m->buckets, rel(l, ev->time) / m->interval,
+                             &vt, 1, &si, &added))
         return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->bucket_bytes, &m->cap_buckets,
@@ -480,7 +473,6 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     }
     hs_intern_init(&l.threads.tab, l.a);
     int st = read_all(&l, r, in, pre, npre, err);
-    hs_free(l.a, l.key);
     for (size_t i = 0; i < l.threads.tab.count; i++)
         hs_free(l.a, l.calls[i].m);
     hs_free(l.a, l.calls);

@@ -103,8 +103,6 @@ struct loader {
     /* per collecting thread: when its world stop and collections began */
     struct stop { uint64_t thread, time, start[2]; } stops[32];
     size_t nstops;
-    uint64_t *key;           /* site key scratch */
-    size_t cap_key;
     /* Per thread, the stack of methods entered and not yet left, from
      * METHOD_ENTER/LEAVE events (the profiler's `calls` mode, whose
      * allocations carry no backtrace). */

@@ -10,7 +10,7 @@
 
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
 {
-    return hs_intern_put(&m->tab, &key, sizeof key, index, added);
+    return hs_intern_put_words(&m->tab, key, NULL, 0, index, added);
 }
 
 uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)
