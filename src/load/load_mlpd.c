@@ -227,8 +227,7 @@ static int open_shot(struct loader *l, uint64_t time)
         return HS_ERR_NOMEM;
     m->shots[m->nshots++] = (struct shot){rel(l, time), m->ncells, 0};
     m->stats.heap_shots++;
-    hs_intern_free(&m->shot_vt.tab);
-    hs_intern_init(&m->shot_vt.tab, l->a);
+    hs__ptr_map_clear(&m->shot_vt, l->a);
     m->shot_open = true;
     return HS_OK;
 }
