@@ -55,15 +55,19 @@ bool hs_mlpd_sniff(const void *data, size_t n)
     return memcmp(b, id, n < 4 ? n : 4) == 0;
 }
 
+#define READ_SIZE (1u << 20)
+
 int hs_mlpd_read_fd(hs_mlpd_reader *r, int fd, hs_mlpd_event_fn fn,
                     void *user)
 {
-    uint8_t *buf = hs_malloc(r->alloc, 1u << 16);
+    /* 1 MiB reads, as hs_input's: a buffer that lies whole in one is
+     * decoded in place, not copied into the reader's stage. */
+    uint8_t *buf = hs_malloc(r->alloc, READ_SIZE);
     if (!buf)
         return hs__mlpd_fail(r, HS_ERR_NOMEM, r->consumed, "out of memory");
     int st = HS_OK;
     for (;;) {
-        ssize_t got = read(fd, buf, 1u << 16);
+        ssize_t got = read(fd, buf, READ_SIZE);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
