@@ -3,7 +3,8 @@
  * which the .mlpd loader keys allocation sites and pointers with, must be
  * hs_intern_put of the same words' bytes: the same index for the same
  * key whichever of the two put it, new keys numbered in first-seen order,
- * the key's bytes kept, across rehashes. Linked from the library's
+ * the key's bytes kept, across rehashes; hs_intern_is_words tells a
+ * key's words from others. Linked from the library's
  * objects: the table is not public.
  */
 #include <heapscope/heapscope.h>
@@ -52,6 +53,15 @@ static void test_words_match_bytes(void)
             CU_ASSERT_EQUAL(added, round == 0 && i < 500);
             if (round == 0 && i < 500)
                 CU_ASSERT_EQUAL(idx, i);
+            CU_ASSERT_TRUE(hs_intern_is_words(&t, idx, w[0], w + 1, n - 1));
+            CU_ASSERT_FALSE(hs_intern_is_words(&t, idx, w[0] + 1, w + 1,
+                                               n - 1));
+            CU_ASSERT_FALSE(hs_intern_is_words(&t, idx, w[0], w + 1, n));
+            if (n > 1)
+                CU_ASSERT_FALSE(hs_intern_is_words(&t, idx, w[0], w + 1,
+                                                   n - 2));
+            CU_ASSERT_FALSE(hs_intern_is_words(&t, (uint32_t)t.count, w[0],
+                                               w + 1, n - 1));
             CU_ASSERT_EQUAL(t.keys[idx].len, n * 8);
             CU_ASSERT_EQUAL(memcmp(t.keys[idx].ptr, w, n * 8), 0);
         }

@@ -180,6 +180,9 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
  */
 bool hs_intern_put_words(hs_intern *t, uint64_t head, const uint64_t *rest,
                          size_t n, uint32_t *index, bool *added);
+/* Whether the key of `index` is those words (head, then rest[0 .. n)). */
+bool hs_intern_is_words(const hs_intern *t, uint32_t index, uint64_t head,
+                        const uint64_t *rest, size_t n);
 /* The index of key, or UINT32_MAX when absent. */
 uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len);
 

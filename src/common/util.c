@@ -354,6 +354,13 @@ static inline bool words_eq(const struct hs_intern_key *k, const void *ctx)
     return true;
 }
 
+bool hs_intern_is_words(const hs_intern *t, uint32_t index, uint64_t head,
+                        const uint64_t *rest, size_t n)
+{
+    struct words_key w = {head, rest, n};
+    return index < t->count && words_eq(&t->keys[index], &w);
+}
+
 bool hs_intern_put_words(hs_intern *t, uint64_t head, const uint64_t *rest,
                          size_t n, uint32_t *index, bool *added)
 {

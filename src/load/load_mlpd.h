@@ -88,6 +88,8 @@ struct hs_census_mlpd {
     ptr_map shot_vt;         /* vtable -> cell in the open shot */
 
     hs_intern sites;         /* key: vtable, then frames (u64 each) */
+    uint32_t recent_site[256]; /* site index + 1 by a cheap hash of its
+                              * key (load_mlpd.c), 0 = none */
     uint64_t *site_bytes, *site_count;
     size_t cap_site_bytes, cap_site_count;
     hs_intern buckets;       /* key: {bucket, vtable} */
