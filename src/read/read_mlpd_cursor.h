@@ -77,22 +77,23 @@ static inline int64_t get_sleb_slow(mlpd_cursor *c)
 /*
  * LEB128 values are most of an .mlpd's bytes (backtrace frames are one
  * signed delta each). With ten bytes ahead, the longest legal value, a
- * value of up to nine bytes is read without a bounds check per byte
- * (leb_at, sleb_at: the caller has checked);
+ * value of up to nine bytes is read without a bounds check per byte;
  * anything else (the buffer's last bytes, a tenth byte, a malformed
  * value) takes the checked path above, which gives the same value or
  * the same error.
  */
-static MLPD_INLINE bool leb_at(const uint8_t **pp, uint64_t *v, uint8_t *last,
-                               unsigned *bits)
+static MLPD_INLINE bool get_leb_fast(mlpd_cursor *c, uint64_t *v, uint8_t *last,
+                                unsigned *bits)
 {
-    const uint8_t *p = *pp;
+    const uint8_t *p = c->p;
+    if (c->end - p < 10)
+        return false;
     uint64_t x = 0;
     for (unsigned shift = 0; shift < 63; shift += 7) {
         uint8_t b = *p++;
         x |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80)) {
-            *pp = p;
+            c->p = p;
             *v = x;
             *last = b;
             *bits = shift + 7;
@@ -100,27 +101,6 @@ static MLPD_INLINE bool leb_at(const uint8_t **pp, uint64_t *v, uint8_t *last,
         }
     }
     return false;
-}
-
-/* A signed value of up to nine bytes at *pp, ten bytes readable there;
- * false (*pp unchanged) for a longer one. */
-static MLPD_INLINE bool sleb_at(const uint8_t **pp, int64_t *out)
-{
-    uint64_t v;
-    uint8_t last;
-    unsigned bits;
-    if (!leb_at(pp, &v, &last, &bits))
-        return false;
-    if (last & 0x40) /* bits <= 63: the sign fills the rest */
-        v |= ~(uint64_t)0 << bits;
-    *out = (int64_t)v;
-    return true;
-}
-
-static MLPD_INLINE bool get_leb_fast(mlpd_cursor *c, uint64_t *v, uint8_t *last,
-                                unsigned *bits)
-{
-    return c->end - c->p >= 10 && leb_at(&c->p, v, last, bits);
 }
 
 static MLPD_INLINE uint64_t get_uleb(mlpd_cursor *c)
@@ -133,8 +113,14 @@ static MLPD_INLINE uint64_t get_uleb(mlpd_cursor *c)
 
 static MLPD_INLINE int64_t get_sleb(mlpd_cursor *c)
 {
-    int64_t v;
-    return c->end - c->p >= 10 && sleb_at(&c->p, &v) ? v : get_sleb_slow(c);
+    uint64_t v;
+    uint8_t last;
+    unsigned bits;
+    if (!get_leb_fast(c, &v, &last, &bits))
+        return get_sleb_slow(c);
+    if (last & 0x40) /* bits <= 63: the sign fills the rest */
+        v |= ~(uint64_t)0 << bits;
+    return (int64_t)v;
 }
 
 static MLPD_INLINE uint8_t get_byte(mlpd_cursor *c)

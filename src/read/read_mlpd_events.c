@@ -34,16 +34,10 @@ static MLPD_INLINE uint64_t get_method(mlpd_decoder *d, mlpd_cursor *c, uint64_t
     return *m & d->mask;
 }
 
-static HS_NOINLINE bool grow_col_slow(mlpd_decoder *d, unsigned k, size_t n)
+static bool grow_col(mlpd_decoder *d, unsigned k, size_t n)
 {
     return hs_grow(d->alloc, (void **)&d->col[k], &d->colcap[k], n ? n : 1,
                    sizeof *d->col[k]);
-}
-
-/* Room for n values in column k: the check inline, the growing apart. */
-static inline bool grow_col(mlpd_decoder *d, unsigned k, size_t n)
-{
-    return (n && n <= d->colcap[k]) || grow_col_slow(d, k, n);
 }
 
 /* Room for n records of size bytes (n is bounded by the buffer's bytes). */
@@ -53,30 +47,16 @@ static bool grow_rec(mlpd_decoder *d, size_t n, size_t size)
 }
 
 /* The frames of BT and FRAMES: uleb count, then running method deltas.
- * *m is the running method value, advanced as frames are read. They are
- * most of an allocation profile's bytes: while ten bytes are ahead, the
- * frames are read with the position, running value and mask in locals
- * (no store through the cursor or decoder can change them); the last
- * frames of a buffer and a ten-byte delta take the checked path. */
+ * *m is the running method value, advanced as frames are read. */
 static int get_bt(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev,
                   uint64_t *m)
 {
     size_t n = get_count(c);
     if (!grow_col(d, 0, n))
         return -1;
-    uint64_t *out = d->col[0], run = *m, mask = d->mask;
-    const uint8_t *p = c->p, *end = c->end;
-    size_t i = 0;
-    int64_t delta;
-    for (; i < n && end - p >= 10 && sleb_at(&p, &delta); i++) {
-        run += (uint64_t)delta;
-        out[i] = run & mask;
-    }
-    c->p = p;
-    for (; i < n && c->status == CUR_OK; i++)
-        out[i] = get_method(d, c, &run);
-    *m = run;
-    ev->frames = out;
+    for (size_t i = 0; i < n && c->status == CUR_OK; i++)
+        d->col[0][i] = get_method(d, c, m);
+    ev->frames = d->col[0];
     ev->nframes = n;
     return 0;
 }
