@@ -55,13 +55,16 @@ bool hs_mlpd_sniff(const void *data, size_t n)
     return memcmp(b, id, n < 4 ? n : 4) == 0;
 }
 
-#define READ_SIZE (1u << 20)
+#define READ_SIZE (1u << 16)
 
 int hs_mlpd_read_fd(hs_mlpd_reader *r, int fd, hs_mlpd_event_fn fn,
                     void *user)
 {
-    /* 1 MiB reads, as hs_input's: a buffer that lies whole in one is
-     * decoded in place, not copied into the reader's stage. */
+    /* 64 KiB reads. Larger ones put more of Mono's buffers (up to 64 KiB)
+     * whole in one read, decoded in place rather than staged, but leave
+     * the core's L2: 1 MiB took 'events --count' from 1.00x to 1.14x
+     * mprof-report's CPU on a 387 MB file, and 256 KiB measured no better
+     * than 64 KiB (bench/README.md). */
     uint8_t *buf = hs_malloc(r->alloc, READ_SIZE);
     if (!buf)
         return hs__mlpd_fail(r, HS_ERR_NOMEM, r->consumed, "out of memory");
