@@ -10,9 +10,11 @@
 #if defined(__GNUC__)
 #define HS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define HS_NOINLINE __attribute__((noinline))
+#define HS_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define HS_PRINTF(fmt, args)
 #define HS_NOINLINE
+#define HS_ALWAYS_INLINE inline
 #endif
 
 /* Big-endian loads: the eventlog's byte order on every machine. */
@@ -191,6 +193,16 @@ void hs_intern_free(hs_intern *t);
  */
 bool hs_intern_put(hs_intern *t, const void *key, size_t len,
                    uint32_t *index, bool *added);
+/*
+ * hs_intern_put for a key of 64-bit words, head then rest[0 .. n), in
+ * native byte order: the same key, hash and index as hs_intern_put of those
+ * words' bytes, without copying them into one key first.
+ */
+bool hs_intern_put_words(hs_intern *t, uint64_t head, const uint64_t *rest,
+                         size_t n, uint32_t *index, bool *added);
+/* Whether the key of `index` is those words (head, then rest[0 .. n)). */
+bool hs_intern_is_words(const hs_intern *t, uint32_t index, uint64_t head,
+                        const uint64_t *rest, size_t n);
 /* The index of key, or UINT32_MAX when absent. */
 uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len);
 

@@ -169,17 +169,25 @@ static inline uint64_t mix64(uint64_t x)
     return x;
 }
 
+/* One 8-byte word into a running hash (hs_hash_bytes, hs_intern_put_words). */
+static inline uint64_t hash_word(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    return h ^ h >> 29;
+}
+
+#define HASH_SEED 0x9e3779b97f4a7c15ull
+
 uint64_t hs_hash_bytes(const void *data, size_t len)
 {
     /* One multiply per 8 bytes and a full mix at the end: keys are short
      * (stacks of a few ids, labels) and hashed once per sample event. */
     const unsigned char *p = data;
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len;
+    uint64_t h = HASH_SEED ^ (uint64_t)len;
     while (len >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
+        h = hash_word(h, w);
         p += 8;
         len -= 8;
     }
@@ -224,8 +232,11 @@ void hs_intern_free(hs_intern *t)
 #define SLOT_INDEX(s) ((uint32_t)(s))
 #define SLOT_TAG(h) ((h) & 0xffffffff00000000ull)
 
-static size_t probe(const hs_intern *t, const void *key, size_t len,
-                    uint64_t hash, bool *found)
+/* The slot of the key eq(key, ctx) accepts, or the empty slot where it
+ * would go. Inlined with eq, so each caller gets its own comparison. */
+static HS_ALWAYS_INLINE size_t
+probe_with(const hs_intern *t, uint64_t hash, const void *ctx, bool *found,
+           bool (*eq)(const struct hs_intern_key *k, const void *ctx))
 {
     size_t mask = t->nslots - 1;
     size_t i = (size_t)hash & mask;
@@ -236,15 +247,28 @@ static size_t probe(const hs_intern *t, const void *key, size_t len,
             *found = false;
             return i;
         }
-        if (SLOT_TAG(s) == tag) {
-            const struct hs_intern_key *k = &t->keys[SLOT_INDEX(s) - 1];
-            if (k->len == len && (len == 0 || memcmp(k->ptr, key, len) == 0)) {
-                *found = true;
-                return i;
-            }
+        if (SLOT_TAG(s) == tag && eq(&t->keys[SLOT_INDEX(s) - 1], ctx)) {
+            *found = true;
+            return i;
         }
         i = (i + 1) & mask;
     }
+}
+
+struct bytes_key { const void *key; size_t len; };
+
+static inline bool bytes_eq(const struct hs_intern_key *k, const void *ctx)
+{
+    const struct bytes_key *b = ctx;
+    return k->len == b->len &&
+           (b->len == 0 || memcmp(k->ptr, b->key, b->len) == 0);
+}
+
+static size_t probe(const hs_intern *t, const void *key, size_t len,
+                    uint64_t hash, bool *found)
+{
+    struct bytes_key b = {key, len};
+    return probe_with(t, hash, &b, found, bytes_eq);
 }
 
 static bool rehash(hs_intern *t, size_t nslots)
@@ -274,14 +298,34 @@ uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len)
     return found ? SLOT_INDEX(t->slots[i]) - 1 : UINT32_MAX;
 }
 
-bool hs_intern_put(hs_intern *t, const void *key, size_t len,
-                   uint32_t *index, bool *added)
+/* Room for one more key; false when out of memory. */
+static inline bool intern_room(hs_intern *t)
 {
     if (t->count >= UINT32_MAX - 1)
         return false;
     /* Keep the load at most one half so probes stay short. */
-    if ((t->count + 1) * 2 > t->nslots &&
-        !rehash(t, t->nslots ? t->nslots * 2 : 64))
+    return (t->count + 1) * 2 <= t->nslots ||
+           rehash(t, t->nslots ? t->nslots * 2 : 64);
+}
+
+/* Adds the key copied at `copy` (len bytes, in the arena) in empty slot i. */
+static bool intern_add(hs_intern *t, size_t i, const char *copy, size_t len,
+                       uint64_t hash, uint32_t *index, bool *added)
+{
+    if (!copy || !hs_grow(t->arena.alloc, (void **)&t->keys, &t->cap,
+                          t->count + 1, sizeof *t->keys))
+        return false;
+    t->keys[t->count] = (struct hs_intern_key){copy, len, hash};
+    t->slots[i] = SLOT_TAG(hash) | (uint64_t)(t->count + 1);
+    *index = (uint32_t)t->count++;
+    *added = true;
+    return true;
+}
+
+bool hs_intern_put(hs_intern *t, const void *key, size_t len,
+                   uint32_t *index, bool *added)
+{
+    if (!intern_room(t))
         return false;
     uint64_t hash = hs_hash_bytes(key, len);
     bool found;
@@ -291,16 +335,59 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
         *added = false;
         return true;
     }
-    if (!hs_grow(t->arena.alloc, (void **)&t->keys, &t->cap, t->count + 1, sizeof *t->keys))
+    return intern_add(t, i, hs_arena_strndup(&t->arena, key, len), len, hash,
+                      index, added);
+}
+
+/* A key of words: head, then rest[0 .. n). */
+struct words_key { uint64_t head; const uint64_t *rest; size_t n; };
+
+static inline bool words_eq(const struct hs_intern_key *k, const void *ctx)
+{
+    const struct words_key *w = ctx;
+    const uint64_t *kw = (const uint64_t *)(const void *)k->ptr;
+    if (k->len != (w->n + 1) * 8 || kw[0] != w->head)
         return false;
-    char *copy = hs_arena_strndup(&t->arena, key, len);
-    if (!copy)
-        return false;
-    t->keys[t->count] = (struct hs_intern_key){copy, len, hash};
-    t->slots[i] = SLOT_TAG(hash) | (uint64_t)(t->count + 1);
-    *index = (uint32_t)t->count++;
-    *added = true;
+    for (size_t j = 0; j < w->n; j++)
+        if (kw[1 + j] != w->rest[j])
+            return false;
     return true;
+}
+
+bool hs_intern_is_words(const hs_intern *t, uint32_t index, uint64_t head,
+                        const uint64_t *rest, size_t n)
+{
+    struct words_key w = {head, rest, n};
+    return index < t->count && words_eq(&t->keys[index], &w);
+}
+
+bool hs_intern_put_words(hs_intern *t, uint64_t head, const uint64_t *rest,
+                         size_t n, uint32_t *index, bool *added)
+{
+    if (n > (SIZE_MAX - 16) / 8 || !intern_room(t))
+        return false;
+    size_t len = (n + 1) * 8;
+    /* hs_hash_bytes of the key's bytes, a word at a time. */
+    uint64_t hash = hash_word(HASH_SEED ^ (uint64_t)len, head);
+    for (size_t j = 0; j < n; j++)
+        hash = hash_word(hash, rest[j]);
+    hash = mix64(hash);
+    struct words_key w = {head, rest, n};
+    bool found;
+    size_t i = probe_with(t, hash, &w, &found, words_eq);
+    if (found) {
+        *index = SLOT_INDEX(t->slots[i]) - 1;
+        *added = false;
+        return true;
+    }
+    char *copy = hs_arena_alloc(&t->arena, len + 1);
+    if (copy) {
+        memcpy(copy, &head, 8);
+        if (n)
+            memcpy(copy + 8, rest, n * 8);
+        copy[len] = 0;
+    }
+    return intern_add(t, i, copy, len, hash, index, added);
 }
 
 /* --- buffered output ------------------------------------------------------- */

@@ -128,6 +128,31 @@ static int on_call(struct loader *l, const hs_mlpd_event *ev)
     return HS_OK;
 }
 
+/*
+ * The site of (vtable id, frames): a program allocates at a few hundred
+ * sites over and over, so a table of recent sites picked by a cheap hash
+ * (the vtable, the depth and the outer and inner frames) answers most
+ * allocations with one comparison, before the full hash of every frame.
+ */
+static bool site_of(struct hs_census_mlpd *m, uint64_t vt,
+                    const uint64_t *frames, size_t n, uint32_t *si,
+                    bool *added)
+{
+    uint64_t h = (vt + n) * 0x9e3779b97f4a7c15ull;
+    if (n)
+        h ^= (frames[0] ^ frames[n - 1] >> 3) * 0xff51afd7ed558ccdull;
+    uint32_t *r = &m->recent_site[h >> 56];
+    if (*r && hs_intern_is_words(&m->sites, *r - 1, vt, frames, n)) {
+        *si = *r - 1;
+        *added = false;
+        return true;
+    }
+    if (!hs_intern_put_words(&m->sites, vt, frames, n, si, added))
+        return false;
+    *r = *si + 1;
+    return true;
+}
+
 static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
 {
     struct hs_census_mlpd *m = l->m;
@@ -149,14 +174,7 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
         nframes = s ? (s->n < MAX_CALL_FRAMES ? s->n : MAX_CALL_FRAMES) : 0;
         frames = nframes ? s->m + s->n - nframes : NULL;
     }
-    if (!hs_grow(l->a, (void **)&l->key, &l->cap_key, nframes + 1,
-                 sizeof *l->key))
-        return HS_ERR_NOMEM;
-    l->key[0] = vt;
-    if (nframes)
-        memcpy(l->key + 1, frames, nframes * sizeof *l->key);
-    if (!hs_intern_put(&m->sites, l->key, (nframes + 1) * sizeof *l->key,
-                       &si, &added))
+    if (!site_of(m, vt, frames, nframes, &si, &added))
         return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->site_bytes, &m->cap_site_bytes,
@@ -170,8 +188,8 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
     m->site_count[si]++;
     if (m->samples != HS_MLPD_SAMPLES_ALLOC)
         return HS_OK;
-    uint64_t bk[2] = {rel(l, ev->time) / m->interval, vt};
-    if (!hs_intern_put(&m->buckets, bk, sizeof bk, &si, &added))
+    if (!hs_intern_put_words(&m->buckets, rel(l, ev->time) / m->interval,
+                             &vt, 1, &si, &added))
         return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->bucket_bytes, &m->cap_buckets,
@@ -234,8 +252,7 @@ static int open_shot(struct loader *l, uint64_t time)
         return HS_ERR_NOMEM;
     m->shots[m->nshots++] = (struct shot){rel(l, time), m->ncells, 0};
     m->stats.heap_shots++;
-    hs_intern_free(&m->shot_vt.tab);
-    hs_intern_init(&m->shot_vt.tab, l->a);
+    hs__ptr_map_clear(&m->shot_vt, l->a);
     m->shot_open = true;
     return HS_OK;
 }
@@ -480,7 +497,6 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     }
     hs_intern_init(&l.threads.tab, l.a);
     int st = read_all(&l, r, in, pre, npre, err);
-    hs_free(l.a, l.key);
     for (size_t i = 0; i < l.threads.tab.count; i++)
         hs_free(l.a, l.calls[i].m);
     hs_free(l.a, l.calls);

@@ -15,9 +15,14 @@
 #include "common/internal.h"
 #include "census/census_build.h"
 
-/* A map from 64-bit keys (pointers) to dense indices. */
+/* A map from 64-bit keys (pointers) to dense indices, with the keys met
+ * lately in a small direct-mapped cache in front: an ALLOC looks its
+ * vtable up, and a program allocates a few classes over and over. A
+ * zeroed cache is empty (each entry holds index + 1). */
+#define PTR_MAP_RECENT 64
 typedef struct ptr_map {
     hs_intern tab;
+    struct { uint64_t key; uint32_t index1; } recent[PTR_MAP_RECENT];
 } ptr_map;
 
 /*
@@ -83,6 +88,8 @@ struct hs_census_mlpd {
     ptr_map shot_vt;         /* vtable -> cell in the open shot */
 
     hs_intern sites;         /* key: vtable, then frames (u64 each) */
+    uint32_t recent_site[256]; /* site index + 1 by a cheap hash of its
+                              * key (load_mlpd.c), 0 = none */
     uint64_t *site_bytes, *site_count;
     size_t cap_site_bytes, cap_site_count;
     hs_intern buckets;       /* key: {bucket, vtable} */
@@ -103,8 +110,6 @@ struct loader {
     /* per collecting thread: when its world stop and collections began */
     struct stop { uint64_t thread, time, start[2]; } stops[32];
     size_t nstops;
-    uint64_t *key;           /* site key scratch */
-    size_t cap_key;
     /* Per thread, the stack of methods entered and not yet left, from
      * METHOD_ENTER/LEAVE events (the profiler's `calls` mode, whose
      * allocations carry no backtrace). */
@@ -128,6 +133,8 @@ int hs__mlpd_on_metadata(struct loader *l, const hs_mlpd_event *ev);
 int hs__mlpd_on_jit(struct loader *l, const hs_mlpd_event *ev);
 
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added);
+/* Empties m (its table freed and made anew). */
+void hs__ptr_map_clear(ptr_map *m, const hs_allocator *a);
 uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
 
 /* load_mlpd_out.c: turns what was read into samples, lines and the

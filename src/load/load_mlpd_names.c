@@ -10,7 +10,25 @@
 
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
 {
-    return hs_intern_put(&m->tab, &key, sizeof key, index, added);
+    /* Pointers are 8-byte aligned: the bits above the third pick. */
+    size_t r = (size_t)(key >> 3 ^ key >> 9) & (PTR_MAP_RECENT - 1);
+    if (m->recent[r].index1 && m->recent[r].key == key) {
+        *index = m->recent[r].index1 - 1;
+        *added = false;
+        return true;
+    }
+    if (!hs_intern_put_words(&m->tab, key, NULL, 0, index, added))
+        return false;
+    m->recent[r].key = key;
+    m->recent[r].index1 = *index + 1;
+    return true;
+}
+
+void hs__ptr_map_clear(ptr_map *m, const hs_allocator *a)
+{
+    hs_intern_free(&m->tab);
+    hs_intern_init(&m->tab, a);
+    memset(m->recent, 0, sizeof m->recent);
 }
 
 uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)

@@ -25,7 +25,9 @@
 #define FIXED_HEADER 38u
 #define BUFFER_HEADER 48u
 #define HEADER_STRING_MAX (1u << 20)
-#define ZOUT_SIZE (1u << 16)
+/* Inflated bytes per step: Mono's buffers are up to 64 KiB, and one that
+ * lies whole in the output is decoded in place, not copied into `stage`. */
+#define ZOUT_SIZE (1u << 20)
 
 int hs__mlpd_fail(hs_mlpd_reader *r, int code, uint64_t off,
                   const char *fmt, ...)

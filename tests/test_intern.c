@@ -1,0 +1,98 @@
+/*
+ * Tests of the interning table (src/common/util.c): hs_intern_put_words,
+ * which the .mlpd loader keys allocation sites and pointers with, must be
+ * hs_intern_put of the same words' bytes: the same index for the same
+ * key whichever of the two put it, new keys numbered in first-seen order,
+ * the key's bytes kept, across rehashes; hs_intern_is_words tells a
+ * key's words from others. Linked from the library's
+ * objects: the table is not public.
+ */
+#include <heapscope/heapscope.h>
+
+#include "common/internal.h"
+#include "testutil.h"
+
+#include <CUnit/Basic.h>
+
+#include <string.h>
+
+/* A key of 1 to 9 words from i, the same for i and i + 500. */
+static size_t key_of(unsigned i, uint64_t *w)
+{
+    size_t n = 1 + i % 500 % 9;
+    for (size_t j = 0; j < n; j++)
+        w[j] = (uint64_t)(i % 500) * 0x9e3779b97f4a7c15ull + j * 0x10001ull;
+    return n;
+}
+
+static void test_words_match_bytes(void)
+{
+    hs_intern t;
+    hs_intern_init(&t, NULL);
+    /* Keys put as bytes and as words alternately, each many times. */
+    for (unsigned round = 0; round < 3; round++)
+        for (unsigned i = 0; i < 2000; i++) {
+            uint64_t w[9];
+            size_t n = key_of(i, w);
+            uint32_t idx, again;
+            bool added, added2;
+            if ((i + round) % 2) {
+                CU_ASSERT_FATAL(hs_intern_put_words(&t, w[0], w + 1, n - 1,
+                                                    &idx, &added));
+            } else {
+                CU_ASSERT_FATAL(hs_intern_put(&t, w, n * 8, &idx, &added));
+            }
+            CU_ASSERT_EQUAL(hs_intern_find(&t, w, n * 8), idx);
+            CU_ASSERT_FATAL(hs_intern_put(&t, w, n * 8, &again, &added2));
+            CU_ASSERT_EQUAL(again, idx);
+            CU_ASSERT_FALSE(added2);
+            CU_ASSERT_FATAL(hs_intern_put_words(&t, w[0], w + 1, n - 1,
+                                                &again, &added2));
+            CU_ASSERT_EQUAL(again, idx);
+            CU_ASSERT_FALSE(added2);
+            CU_ASSERT_EQUAL(added, round == 0 && i < 500);
+            if (round == 0 && i < 500)
+                CU_ASSERT_EQUAL(idx, i);
+            CU_ASSERT_TRUE(hs_intern_is_words(&t, idx, w[0], w + 1, n - 1));
+            CU_ASSERT_FALSE(hs_intern_is_words(&t, idx, w[0] + 1, w + 1,
+                                               n - 1));
+            CU_ASSERT_FALSE(hs_intern_is_words(&t, idx, w[0], w + 1, n));
+            if (n > 1)
+                CU_ASSERT_FALSE(hs_intern_is_words(&t, idx, w[0], w + 1,
+                                                   n - 2));
+            CU_ASSERT_FALSE(hs_intern_is_words(&t, (uint32_t)t.count, w[0],
+                                               w + 1, n - 1));
+            CU_ASSERT_EQUAL(t.keys[idx].len, n * 8);
+            CU_ASSERT_EQUAL(memcmp(t.keys[idx].ptr, w, n * 8), 0);
+        }
+    CU_ASSERT_EQUAL(t.count, 500);
+    hs_intern_free(&t);
+}
+
+/* One word alone: the pointer maps' keys. */
+static void test_single_words(void)
+{
+    hs_intern t;
+    hs_intern_init(&t, NULL);
+    for (uint64_t k = 0; k < 300; k++) {
+        uint64_t key = k << 40 | 0x55;
+        uint32_t idx;
+        bool added;
+        CU_ASSERT_FATAL(hs_intern_put_words(&t, key, NULL, 0, &idx, &added));
+        CU_ASSERT_TRUE(added);
+        CU_ASSERT_EQUAL(idx, k);
+        CU_ASSERT_EQUAL(hs_intern_find(&t, &key, sizeof key), idx);
+        CU_ASSERT_EQUAL(t.keys[idx].ptr[8], 0); /* NUL after the key */
+    }
+    hs_intern_free(&t);
+}
+
+int main(void)
+{
+    static const tu_test tests[] = {
+        {"words and bytes give the same index", test_words_match_bytes},
+        {"one-word keys", test_single_words},
+        {NULL, NULL},
+    };
+    return tu_main("intern", NULL, NULL, tests);
+}
