@@ -341,7 +341,12 @@ static int on_event(struct loader *l, const hs_mlpd_event *ev)
         l->last = ev->time;
     switch (ev->kind) {
     case HS_MLPD_METADATA: return hs__mlpd_on_metadata(l, ev);
-    case HS_MLPD_METHOD_JIT: return hs__mlpd_on_jit(l, ev);
+    case HS_MLPD_METHOD_JIT: {
+        int st = hs__mlpd_on_jit(l, ev);
+        return st ? st : hs__mlpd_on_code(l, ev);
+    }
+    case HS_MLPD_SAMPLE_HIT: case HS_MLPD_SAMPLE_USYM:
+        return hs__mlpd_on_sample(l, ev);
     case HS_MLPD_ALLOC: return on_alloc(l, ev);
     case HS_MLPD_METHOD_ENTER: case HS_MLPD_METHOD_LEAVE:
     case HS_MLPD_METHOD_EXC_LEAVE:
@@ -486,6 +491,7 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     hs_free(l.a, l.calls);
     hs_intern_free(&l.threads.tab);
     if (st < 0) {
+        hs__mlpd_cpu_free(&l);
         hs_mlpd_reader_free(r);
         return st;
     }
@@ -493,6 +499,11 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     if (st == HS_DONE && l.m->cut_shot)
         st = between_buffers(r, err);
     int bs = hs__mlpd_build(c, l.m);
+    if (!bs) {
+        const hs_mlpd_header *h = hs_mlpd_reader_header(r);
+        bs = hs__mlpd_build_cpu(&l, h ? h->args : NULL);
+    }
+    hs__mlpd_cpu_free(&l);
     if (!bs)
         bs = set_info(&l, r);
     if (!bs)

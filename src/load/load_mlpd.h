@@ -111,6 +111,7 @@ struct loader {
     ptr_map threads;
     struct calls { uint64_t *m; size_t n, cap; } *calls;
     size_t cap_calls;
+    struct mlpd_cpu *cpu;    /* CPU samples (load_mlpd_sample.c) */
 };
 
 /* load_mlpd_names.c. lookup: the index of pointer p in map m, with its
@@ -133,6 +134,20 @@ uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
 /* load_mlpd_out.c: turns what was read into samples, lines and the
  * allocation profile; t0 is the first buffer's time. */
 int hs__mlpd_build(hs_census *c, struct hs_census_mlpd *m);
+
+/* load_mlpd_out.c: the name of method pointer p ("unknown method 0x..."
+ * when the file never named it, as mprof-report says); NULL when out of
+ * memory. */
+const char *hs__mlpd_method_name(struct hs_census_mlpd *m, uint64_t p);
+
+/* load_mlpd_sample.c: CPU samples. on_code: a METHOD_JIT's code range;
+ * on_sample: a SAMPLE_HIT or SAMPLE_USYM; build_cpu: the hits, resolved,
+ * into the census's time profile (args: the profiler's options, for the
+ * sampling period); cpu_free: the state, after the load. */
+int hs__mlpd_on_code(struct loader *l, const hs_mlpd_event *ev);
+int hs__mlpd_on_sample(struct loader *l, const hs_mlpd_event *ev);
+int hs__mlpd_build_cpu(struct loader *l, const char *args);
+void hs__mlpd_cpu_free(struct loader *l);
 
 /* load_mlpd_out.c: gives the census the profile's label m's options make
  * ("Mono heap shots, by class", ...). */

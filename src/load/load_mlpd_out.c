@@ -222,7 +222,7 @@ static int cmp_site(const void *a, const void *b)
     return x->nframes < y->nframes ? -1 : x->nframes > y->nframes;
 }
 
-static const char *method_name(struct hs_census_mlpd *m, uint64_t p)
+const char *hs__mlpd_method_name(struct hs_census_mlpd *m, uint64_t p)
 {
     uint32_t i = hs__ptr_map_find(&m->methods, p);
     if (i != UINT32_MAX && m->meth[i])
@@ -248,7 +248,7 @@ static int name_site(struct hs_census_mlpd *m, size_t i, hs_census_site *o)
         return HS_ERR_NOMEM;
     o->nframes = nframes;
     for (size_t f = 0; f < nframes; f++)
-        if (!(o->frames[f] = method_name(m, key[1 + f])))
+        if (!(o->frames[f] = hs__mlpd_method_name(m, key[1 + f])))
             return HS_ERR_NOMEM;
     o->bytes = m->site_bytes[i];
     o->count = m->site_count[i];

@@ -237,6 +237,10 @@ static void out_frames(pdata *p, frames *f)
             out_cstr(p->o, name);
             continue;
         }
+        if (!cc->module || !cc->module[0]) { /* a Mono method or symbol */
+            out_cstr(p->o, cc->label);
+            continue;
+        }
         hs_outbuf_putc(p->o, '[');
         out_cstr(p->o, cc->module);
         hs_outbuf_putc(p->o, ',');
