@@ -286,7 +286,12 @@ static void list_markers(const char *path, const hs_census *c)
 {
     size_t n = hs_census_marker_count(c);
     if (!n) {
-        cli_errorf("%s has no user markers (traceMarker)", display(path));
+        cli_errorf("%s has no user markers (%s)", display(path),
+                   hs_census_mlpd_stats(c)
+                       ? "the Mono log profiler writes none: give the "
+                         "window in seconds with --window-from and "
+                         "--window-to"
+                       : "traceMarker");
         return;
     }
     cli_errorf("the user markers of %s:", display(path));

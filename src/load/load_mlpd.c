@@ -368,18 +368,6 @@ static int set_info(struct loader *l, const hs_mlpd_reader *r)
     return st ? st : hs__census_build_facts(l->c, h ? rts : NULL, l->events);
 }
 
-/* A file that ends between two buffers inside a heap shot: cut there
- * (a killed run's buffers are each written whole). */
-static int between_buffers(const hs_mlpd_reader *r, hs_error *err)
-{
-    uint64_t off = hs_mlpd_reader_offset(r);
-    hs_error_at at = {off, HS_NO_EVENT, 0};
-    return hs__error_set(err, HS_TRUNCATED, &at,
-                         "the file ends at offset %llu, between two buffers "
-                         "inside a heap shot (its HEAP_END never came: a "
-                         "killed run or a cut copy)", (unsigned long long)off);
-}
-
 int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
                          const uint8_t *pre, size_t npre, hs_error *err)
 {
@@ -416,7 +404,7 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     cut_shot(&l);
     hs__mlpd_figures_finish(&l.m->fig);
     if (st == HS_DONE && l.m->cut_shot)
-        st = between_buffers(r, err);
+        st = hs__mlpd_between_buffers(hs_mlpd_reader_offset(r), err);
     int bs = hs__mlpd_build(c, l.m);
     if (!bs) {
         const hs_mlpd_header *h = hs_mlpd_reader_header(r);

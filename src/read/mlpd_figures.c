@@ -218,6 +218,7 @@ static void open_shot(hs__mlpd_figures *f, uint64_t time)
 {
     close_shot(f);
     f->shot_open = true;
+    f->shot_time = hs__mlpd_figures_rel(f, time);
     f->shot_counted = inside(f, time);
     f->shot_total = 0;
     if (f->shot_counted)
@@ -329,4 +330,13 @@ bool hs__mlpd_figures_finish(hs__mlpd_figures *f)
                 hs_add_sat(f->s.late_alloc_bytes, f->vid_bytes[v]);
     }
     return cut;
+}
+
+int hs__mlpd_between_buffers(uint64_t off, hs_error *err)
+{
+    hs_error_at at = {off, HS_NO_EVENT, 0};
+    return hs__error_set(err, HS_TRUNCATED, &at,
+                         "the file ends at offset %llu, between two buffers "
+                         "inside a heap shot (its HEAP_END never came: a "
+                         "killed run or a cut copy)", (unsigned long long)off);
 }

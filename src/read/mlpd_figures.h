@@ -72,7 +72,7 @@ typedef struct hs__mlpd_figures {
     struct stop { uint64_t thread, time, start[2]; } stops[32];
     size_t nstops;
     bool shot_open, shot_counted;
-    uint64_t shot_total;
+    uint64_t shot_total, shot_time; /* shot_time: since t0 */
     uint64_t *vid_count, *vid_bytes; /* allocations per vtable id */
     size_t cap_vid_count, cap_vid_bytes;
 } hs__mlpd_figures;
@@ -89,6 +89,10 @@ int hs__mlpd_figures_add(hs__mlpd_figures *f, const hs_mlpd_event *ev);
 /* The end of the file: a shot still open lost its HEAP_END and counts in
  * no figure (returns true then); sets duration and the late figures. */
 bool hs__mlpd_figures_finish(hs__mlpd_figures *f);
+/* A file whose reading ended well (HS_DONE) at offset off inside a heap
+ * shot: cut between two buffers (a killed run's buffers are each written
+ * whole). Sets *err and returns HS_TRUNCATED. */
+int hs__mlpd_between_buffers(uint64_t off, hs_error *err);
 /* t relative to the first buffer (0 before it). */
 uint64_t hs__mlpd_figures_rel(const hs__mlpd_figures *f, uint64_t t);
 
