@@ -96,6 +96,13 @@ run summary --from 100 --to 200 "$MONO/churn-100ms-sample.mlpd"
 expect_rc "a window after the run" 4
 expect_err_grep "the empty window says so" "no GC event, heap shot or allocation in the window"
 
+# a file with its header and no buffer (122 bytes of leak-ondemand): the
+# summary says so as the census loader does
+head -c 122 "$MONO/leak-ondemand.mlpd" >"$TMP/hdr.mlpd"
+run summary "$TMP/hdr.mlpd"
+expect_rc "summary of an .mlpd with no buffer" 4
+expect_err_grep "it warns that no buffer came" "hdr.mlpd: the file has its header and no buffer"
+
 run summary --between a b "$MONO/churn-100ms-sample.mlpd"
 expect_rc "summary --between on an .mlpd" 4
 expect_err_grep "no markers in a Mono file" "a Mono .mlpd has no user markers"

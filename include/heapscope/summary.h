@@ -339,6 +339,10 @@ HS_API int hs_mlpd_summary_add(hs_mlpd_summary *s, const hs_mlpd_event *ev);
 HS_API int hs_mlpd_summary_finish(hs_mlpd_summary *s,
                                   const hs_mlpd_reader *r);
 
+/* A warning about the input once finished (a file with no buffer after
+ * its header), else NULL. */
+HS_API const char *hs_mlpd_summary_warning(const hs_mlpd_summary *s);
+
 /* Why hs_mlpd_summary_finish() said HS_TRUNCATED (code 0 otherwise). */
 HS_API const hs_error *hs_mlpd_summary_error(const hs_mlpd_summary *s);
 

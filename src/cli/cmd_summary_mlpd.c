@@ -53,6 +53,8 @@ static int read_into(hs_mlpd_summary *s, int fd, const uint8_t *first,
         *err = *hs_mlpd_summary_error(s);
         st = HS_TRUNCATED;
     }
+    if (hs_mlpd_summary_warning(s))
+        cli_warnf("%s: %s", cli_input_name(path), hs_mlpd_summary_warning(s));
     if (hs_mlpd_reader_skipped(r))
         cli_warnf("%s: %llu buffers held an unexpected value and were cut "
                   "short; the first: %s", cli_input_name(path),

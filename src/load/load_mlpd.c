@@ -420,9 +420,7 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     if (!bs && st == HS_TRUNCATED && err)
         hs__census_fold_cut(c, err);
     if (!bs && st == HS_DONE && !hs_mlpd_reader_buffers(r))
-        hs__census_build_warn(c, "the file has its header and no buffer: "
-                              "the program wrote no event (it was killed "
-                              "before the profiler's first write?)");
+        hs__census_build_warn(c, "%s", hs__mlpd_no_buffer);
     if (!bs && hs_mlpd_reader_skipped(r)) {
         char msg[400];
         snprintf(msg, sizeof msg, "%llu buffers held an unexpected value "

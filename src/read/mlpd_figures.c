@@ -332,6 +332,10 @@ bool hs__mlpd_figures_finish(hs__mlpd_figures *f)
     return cut;
 }
 
+const char hs__mlpd_no_buffer[] =
+    "the file has its header and no buffer: the program wrote no event (it "
+    "was killed before the profiler's first write?)";
+
 int hs__mlpd_between_buffers(uint64_t off, hs_error *err)
 {
     hs_error_at at = {off, HS_NO_EVENT, 0};

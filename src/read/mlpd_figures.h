@@ -93,6 +93,9 @@ bool hs__mlpd_figures_finish(hs__mlpd_figures *f);
  * shot: cut between two buffers (a killed run's buffers are each written
  * whole). Sets *err and returns HS_TRUNCATED. */
 int hs__mlpd_between_buffers(uint64_t off, hs_error *err);
+/* The warning for a file that ended well with no buffer after its
+ * header. */
+extern const char hs__mlpd_no_buffer[];
 /* t relative to the first buffer (0 before it). */
 uint64_t hs__mlpd_figures_rel(const hs__mlpd_figures *f, uint64_t t);
 

@@ -145,6 +145,7 @@ struct hs_mlpd_summary {
     hs__mlpd_figures f;
     bool started, finished;
     hs_error err;            /* the file ended inside a heap shot */
+    const char *warning;     /* about the input, or NULL */
 };
 
 hs_mlpd_summary *hs_mlpd_summary_new(void)
@@ -214,11 +215,18 @@ int hs_mlpd_summary_finish(hs_mlpd_summary *s, const hs_mlpd_reader *r)
         bool cut = hs__mlpd_figures_finish(&s->f);
         if (r)
             cut_record(s, r, cut);
+        if (r && !hs_mlpd_reader_error(r)->code && !hs_mlpd_reader_buffers(r))
+            s->warning = hs__mlpd_no_buffer;
     }
     s->finished = true;
     if (!has_gc(&s->f.s))
         return HS_ERR_NO_DATA;
     return s->err.code == HS_TRUNCATED ? HS_TRUNCATED : HS_OK;
+}
+
+const char *hs_mlpd_summary_warning(const hs_mlpd_summary *s)
+{
+    return s->warning;
 }
 
 const hs_error *hs_mlpd_summary_error(const hs_mlpd_summary *s)
