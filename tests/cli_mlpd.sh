@@ -346,7 +346,9 @@ for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
 done
 
 run summary --between a b "$MONO/leak-ondemand.mlpd"
-expect_rc "summary --between on an .mlpd" 2
+expect_rc "summary --between on an .mlpd: no markers in a Mono file" 4
+expect_err_grep "summary --between on an .mlpd says why" \
+  "a Mono .mlpd has no user markers .*--from and --to"
 run summary "$MONO/sites-alloc-zip.mlpd.gz"
 from_file=$out
 run summary - <"$MONO/sites-alloc-zip.mlpd.gz"

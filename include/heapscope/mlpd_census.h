@@ -19,6 +19,7 @@
 
 #include "common.h"
 #include "census.h"
+#include "mlpd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,28 +64,7 @@ HS_API const char *hs_census_alloc_site(const hs_census *c, size_t i,
                                         size_t *nframes, uint64_t *bytes,
                                         uint64_t *count);
 
-/* Garbage-collector figures of an .mlpd census. */
-typedef struct hs_mlpd_gc_stats {
-    uint64_t collections[2];  /* GC_EVENT start per generation: 0 nursery,
-                                 1 major */
-    /* Collection times per generation, GC_EVENT start to end on the
-     * collecting thread (mprof-report's "GC summary" times). */
-    uint64_t gc_total_ns[2], gc_max_ns[2];
-    /* World stops, pre-stop-world to post-start-world: the time mutator
-     * threads were held, suspension and the heap walk of a shot included. */
-    uint64_t pauses;
-    uint64_t pause_total_ns, pause_max_ns;
-    uint64_t max_heap_bytes;  /* largest GC_RESIZE size */
-    uint64_t heap_shots;
-    uint64_t max_live_bytes;  /* largest heap-shot total */
-    uint64_t alloc_bytes, alloc_count;
-    /* Vtables used before their description arrived, and the allocations
-     * made with them in the whole file: what mprof-report, which binds a
-     * vtable at its first use, files under "unresolved class (nil)". */
-    uint64_t late_vtables;
-    uint64_t late_alloc_count, late_alloc_bytes;
-    uint64_t duration_ns;     /* first buffer to last event */
-} hs_mlpd_gc_stats;
+/* hs_mlpd_gc_stats, the figures, is declared in mlpd.h. */
 
 /* The figures, or NULL when c was not loaded from an .mlpd. */
 HS_API const hs_mlpd_gc_stats *hs_census_mlpd_stats(const hs_census *c);

@@ -48,6 +48,7 @@
 
 #include "common.h"
 #include "reader.h"
+#include "mlpd.h"
 #include "sink.h"
 
 #ifdef __cplusplus
@@ -303,6 +304,70 @@ struct hs_census;
 HS_API int hs_mlpd_summary_text(const struct hs_census *c, hs_sink *out);
 HS_API int hs_mlpd_summary_json(const struct hs_census *c, const char *input,
                                 hs_sink *out);
+
+/*
+ * The same figures read straight from an .mlpd's events, no census built
+ * (read -> summary):
+ *
+ *     hs_mlpd_summary *s = hs_mlpd_summary_new();
+ *     hs_mlpd_summary_set_window(s, &win);      // optional, before events
+ *     for each event ev hs_mlpd_reader_next() gives (BUFFER ones too):
+ *         hs_mlpd_summary_add(s, &ev);
+ *     hs_mlpd_summary_finish(s, r);
+ *     hs_mlpd_summary_write_text(s, out);       // or _write_json
+ *     hs_mlpd_summary_free(s);
+ */
+typedef struct hs_mlpd_summary hs_mlpd_summary;
+
+/* A new Mono summary, or NULL when out of memory; _new_with allocates
+ * through `alloc` (copied; NULL means the C library's). */
+HS_API hs_mlpd_summary *hs_mlpd_summary_new(void);
+HS_API hs_mlpd_summary *hs_mlpd_summary_new_with(const hs_allocator *alloc);
+
+/* Frees s; NULL is harmless. */
+HS_API void hs_mlpd_summary_free(hs_mlpd_summary *s);
+
+/*
+ * Counts only [w->from_ns, w->to_ns], ns since the file's first buffer
+ * (mprof-report's t = 0): allocations and heap resizes in it, heap shots
+ * whose HEAP_START, collections whose start and world stops whose
+ * pre-stop are in it; elapsed time is the window's part of the run. A Mono
+ * file has no user markers: a window with marker names, or ending before
+ * it starts, is HS_ERR_INVALID; after the first event, HS_ERR_MISUSE.
+ */
+HS_API int hs_mlpd_summary_set_window(hs_mlpd_summary *s,
+                                      const hs_summary_window *w);
+
+/* One event, in file order. HS_OK, HS_ERR_NOMEM, or HS_ERR_MISUSE after
+ * hs_mlpd_summary_finish(). */
+HS_API int hs_mlpd_summary_add(hs_mlpd_summary *s, const hs_mlpd_event *ev);
+
+/* The end of the events; r is the reader that gave them (NULL: no
+ * truncation record is made). A heap shot left open counts in no figure.
+ * HS_TRUNCATED when the reader was cut, or the file ends between two
+ * buffers inside a heap shot (a killed run): hs_mlpd_summary_error() says
+ * where, and which shot was left out. HS_ERR_NO_DATA when nothing was
+ * there to summarise (no GC event, heap shot or allocation in the
+ * window); else HS_OK. */
+HS_API int hs_mlpd_summary_finish(hs_mlpd_summary *s,
+                                  const hs_mlpd_reader *r);
+
+/* A warning about the input once finished (a file with no buffer after
+ * its header), else NULL. */
+HS_API const char *hs_mlpd_summary_warning(const hs_mlpd_summary *s);
+
+/* Why hs_mlpd_summary_finish() said HS_TRUNCATED (code 0 otherwise). */
+HS_API const hs_error *hs_mlpd_summary_error(const hs_mlpd_summary *s);
+
+/* The figures once finished, else NULL. */
+HS_API const hs_mlpd_gc_stats *hs_mlpd_summary_get_stats(
+    const hs_mlpd_summary *s);
+
+/* As hs_mlpd_summary_text() and _json(), for a finished summary; a
+ * windowed one says its window ("Window:" line; "window" key). */
+HS_API int hs_mlpd_summary_write_text(const hs_mlpd_summary *s, hs_sink *out);
+HS_API int hs_mlpd_summary_write_json(const hs_mlpd_summary *s,
+                                      const char *input, hs_sink *out);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for p in Leak Sites Threads Churn ExcMon Deep Workers Domains; do
+for p in Leak Sites Threads Churn ExcMon Deep Workers Domains Cpu; do
     mcs -nowarn:649,414 -r:Mono.Profiler.Log.dll $p.cs -out:"$tmp/$p.exe"
 done
 
@@ -32,6 +32,12 @@ reports() { # FILE BASE
         --verbose "$1" >"$2.report"
     mprof-report --reports=stats "$1" >"$2.stats"
     mprof-report --reports=gc "$1" >"$2.gc"
+    # The sampler's hits per method, every row (--verbose keeps those
+    # under 0.1%): tests/cli_mlpd_sample.sh's oracle.
+    case $1 in
+    cpu-* | churn-100ms-sample*)
+        mprof-report --reports=sample --verbose "$1" >"$2.sample" ;;
+    esac
 }
 
 out_of() { # NAME PROFILER-OPTIONS: the file the profiler writes
@@ -85,6 +91,11 @@ run sites-legacy Sites alloc,jit,maxframes=8
 # Heap shots on a 100 ms timer while the heap turns over, with the
 # statistical sampler (SAMPLE_HIT, SAMPLE_USYM).
 run churn-100ms-sample Churn nodefaults,heapshot=100ms,sample 450
+# CPU samples alone (log:sample; calls, alloc and heap shots off): the
+# statistical sampler's hits with their managed backtraces and unmanaged
+# symbols, at the default rate and at sample=1000, compressed.
+run cpu-sample Cpu nodefaults,sample 1500
+run cpu-sample1000-zip Cpu nodefaults,sample=1000,zip 1500
 # Exceptions with catch, filter and finally clauses, lock contention, GC
 # handles, finalizers and JIT helpers, and a heap shot at shutdown.
 run excmon ExcMon nodefaults,exception,monitor,gchandle,finalization,jit,gc,heapshot-on-shutdown

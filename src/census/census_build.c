@@ -4,6 +4,7 @@
  */
 #include "census/census_impl.h"
 #include "census/census_build.h"
+#include "heapscope/reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,6 +93,35 @@ int hs__census_build_run(hs_census *c, const hs_census_run *run)
     if (run->end_ns > c->info.end_time_ns)
         c->info.end_time_ns = run->end_ns;
     return HS_OK;
+}
+
+int hs__census_build_cost_centre(hs_census *c, uint32_t id, const char *label)
+{
+    int st = usable(c);
+    if (st)
+        return st;
+    hs_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.u.cost_centre.id = id;
+    ev.u.cost_centre.label = (hs_str){label, strlen(label)};
+    ev.u.cost_centre.module = ev.u.cost_centre.srcloc = (hs_str){"", 0};
+    return hs__census_add_cost_centre(c, &ev);
+}
+
+int hs__census_build_time_sample(hs_census *c, const uint32_t *ids,
+                                 uint32_t depth, uint64_t tick_ns,
+                                 uint64_t time_ns)
+{
+    int st = usable(c);
+    if (st)
+        return st;
+    const uint8_t *be = depth <= UINT32_MAX / 4
+                            ? hs__census_to_be(c, ids, depth) : NULL;
+    if (!be)
+        return hs__census_nomem(c);
+    if (!c->info.tick_interval_ns)
+        c->info.tick_interval_ns = tick_ns;
+    return hs__census_add_prof_sample(c, time_ns, be, depth, 0);
 }
 
 void hs__census_build_warn(hs_census *c, const char *fmt, ...)

@@ -116,6 +116,17 @@ void hs__census_build_sites(hs_census *c, hs_census_site *sites, size_t n);
  * bytes); replaces the one the breakdown gives. */
 void hs__census_build_label(hs_census *c, const char *label);
 
+/* The time profile of a foreign format (the .mlpd's CPU samples): a cost
+ * centre named label alone (no module, no source location; the first
+ * definition of an id stands), and one tick of the stack ids[0 .. depth),
+ * innermost first, on capability 0, at time_ns; tick_ns sets the tick's
+ * length when none is set yet. */
+int hs__census_build_cost_centre(hs_census *c, uint32_t id,
+                                 const char *label);
+int hs__census_build_time_sample(hs_census *c, const uint32_t *ids,
+                                 uint32_t depth, uint64_t tick_ns,
+                                 uint64_t time_ns);
+
 /* An .mlpd's GC figures (hs_census_mlpd_stats, once the census's source
  * is HS_SOURCE_MLPD); they stay where they are, in the extension. */
 void hs__census_build_mlpd_stats(hs_census *c, const hs_mlpd_gc_stats *s);

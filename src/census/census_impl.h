@@ -265,6 +265,10 @@ enum { CENSUS_MARKERS, CENSUS_MESSAGES };
 int hs__census_add_mark(hs_census *c, int list, uint64_t time, hs_str text);
 int hs__census_add_line_point(hs_census *c, hs_heap_line line,
                               const hs_event *ev);
+/* A stack of host-order ids as the log's big-endian bytes, in keybuf
+ * (census_sample.c); NULL when out of memory. */
+const uint8_t *hs__census_to_be(hs_census *c, const uint32_t *ids,
+                                uint32_t n);
 int hs__census_add_prof_sample(hs_census *c, uint64_t time,
                                const uint8_t *be, uint32_t depth,
                                uint32_t cap);

@@ -186,7 +186,8 @@ static inline int add_entry(hs_census *c, uint64_t offset, uint64_t time,
 }
 
 /* A decoded stack (host order) as the log's big-endian bytes in keybuf. */
-static const uint8_t *to_be(hs_census *c, const uint32_t *ids, uint32_t n)
+const uint8_t *hs__census_to_be(hs_census *c, const uint32_t *ids,
+                                uint32_t n)
 {
     if (!hs_grow(c->alloc, (void **)&c->keybuf, &c->cap_keybuf, (size_t)n * 4 + 1, 1))
         return NULL;
@@ -271,7 +272,7 @@ static int add_sample_event(hs_census *c, const hs_event *ev)
     switch (ev->tag) {
     case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE: {
         const uint8_t *be = ev->u.ccs_sample.stack_raw;
-        if (!be && !(be = to_be(c, ev->u.ccs_sample.stack,
+        if (!be && !(be = hs__census_to_be(c, ev->u.ccs_sample.stack,
                                 ev->u.ccs_sample.depth)))
             return hs__census_nomem(c);
         return add_ccs_sample(c, ev, be, ev->u.ccs_sample.depth,
@@ -282,7 +283,7 @@ static int add_sample_event(hs_census *c, const hs_event *ev)
                                  ev->u.string_sample.bytes);
     default: { /* PROF_SAMPLE_COST_CENTRE */
         const uint8_t *be = ev->u.prof_sample.stack_raw;
-        if (!be && !(be = to_be(c, ev->u.prof_sample.stack,
+        if (!be && !(be = hs__census_to_be(c, ev->u.prof_sample.stack,
                                 ev->u.prof_sample.depth)))
             return hs__census_nomem(c);
         return hs__census_add_prof_sample(c, ev->time, be,

@@ -47,8 +47,11 @@ static void list_markers(const char *path, const hs_census *c)
 {
     size_t n = hs_census_marker_count(c);
     if (!n) {
-        cli_errorf("%s has no user markers (traceMarker)",
-                   cli_input_name(path));
+        cli_errorf("%s has no user markers (%s)", cli_input_name(path),
+                   hs_census_mlpd_stats(c)
+                       ? "the Mono log profiler writes none: give the "
+                         "window in seconds"
+                       : "traceMarker");
         return;
     }
     cli_errorf("the user markers of %s:", cli_input_name(path));

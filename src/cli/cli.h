@@ -209,11 +209,13 @@ void cli_put_str(FILE *out, hs_str s);
  * `summary` of a Mono .mlpd (cmd_summary_mlpd.c). Tells an .mlpd by its
  * first bytes: read with pread() from a file (fd unmoved), else read into
  * first (*nfirst of them, at most 4). Returns -1 when the input is not an
- * .mlpd, else the exit code after writing the summary (or an error: the
- * time windows are for eventlogs).
+ * .mlpd, else the exit code after writing the summary of the window w
+ * (NULL: the whole file; a window by markers is refused: a Mono file has
+ * none).
  */
 int cli_summary_mlpd(const char *path, int fd, bool json, const char *output,
-                     bool windowed, uint8_t first[4], size_t *nfirst);
+                     const hs_summary_window *w, uint8_t first[4],
+                     size_t *nfirst);
 
 /*
  * How an .mlpd loads (load.c): --by class|namespace|assembly, and whether
@@ -270,6 +272,9 @@ const char *cli_no_samples_reason(const hs_census *c, char *buf, size_t n);
  * holds the first). */
 const char *cli_no_data_reason(const hs_census *c, const char *ghc,
                                const char *mono, char *buf, size_t n);
+
+/* The no-data sentence of an input cut at byte (or line) `at`, in buf. */
+const char *cli_cut_reason(char *buf, size_t n, bool line, uint64_t at);
 
 /* The end of a load with status st and error record err: the error
  * reported (c freed), or the warnings and truncation printed and *out set

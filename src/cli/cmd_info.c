@@ -67,6 +67,13 @@ static void print_mlpd(const hs_census *c, const hs_mlpd_gc_stats *ms)
            (unsigned long long)ms->late_vtables,
            (unsigned long long)ms->late_alloc_count,
            (unsigned long long)ms->late_alloc_bytes);
+    const hs_census_info *in = hs_census_get_info(c);
+    if (in->time_samples) { /* the profiler's sample option */
+        seconds(buf, sizeof buf, in->tick_interval_ns);
+        printf("CPU samples: %llu (nominal period %s), %zu stacks\n",
+               (unsigned long long)in->time_samples, buf,
+               hs_census_tprof_count(c));
+    }
 }
 
 /* One 'key: value' line per fact of the census read from path. */

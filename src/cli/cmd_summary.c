@@ -365,8 +365,13 @@ int cmd_summary(int argc, char **argv)
      * tell, are spooled with the rest for the eventlog passes. */
     uint8_t first[4];
     size_t nfirst = 0;
-    rc = cli_summary_mlpd(a.path, fd, a.json, a.output, windowed, first,
-                          &nfirst);
+    if (a.between[0]) {
+        w.from_marker = a.between[0];
+        w.to_marker = a.between[1];
+    }
+    rc = cli_summary_mlpd(a.path, fd, a.json, a.output, windowed ? &w : NULL,
+                          first, &nfirst);
+    w.from_marker = w.to_marker = NULL;
     if (rc >= 0 || (nfirst && (work_fd = spool(a.path, fd, first,
                                                 nfirst)) < 0)) {
         if (fd > 0)

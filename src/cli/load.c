@@ -121,16 +121,19 @@ const char *cli_no_data_reason(const hs_census *c, const char *ghc,
                                const char *mono, char *buf, size_t n)
 {
     const hs_census_info *in = hs_census_get_info(c);
-    if (!in->complete) {
-        snprintf(buf, n, "nothing of what was asked comes before the cut "
-                 "at %s %llu (the input is truncated, see the warning above; "
-                 "the part that was cut off may have held it)",
-                 in->cut_line ? "line" : "byte",
-                 (unsigned long long)(in->cut_line ? in->cut_line
-                                                   : in->cut_offset));
-        return buf;
-    }
+    if (!in->complete)
+        return cli_cut_reason(buf, n, in->cut_line != 0,
+                              in->cut_line ? in->cut_line : in->cut_offset);
     return hs_census_mlpd_stats(c) ? mono : ghc;
+}
+
+const char *cli_cut_reason(char *buf, size_t n, bool line, uint64_t at)
+{
+    snprintf(buf, n, "nothing of what was asked comes before the cut at %s "
+             "%llu (the input is truncated, see the warning above; the part "
+             "that was cut off may have held it)", line ? "line" : "byte",
+             (unsigned long long)at);
+    return buf;
 }
 
 static const char no_shots[] =

@@ -30,7 +30,7 @@ static struct hs_census_mlpd *ext_get(hs_census *c)
     if (!m)
         return NULL;
     m->interval = DEFAULT_INTERVAL;
-    hs_intern_init(&m->vtables.tab, a);
+    hs__mlpd_figures_init(&m->fig, a);
     hs_intern_init(&m->classes.tab, a);
     hs_intern_init(&m->images.tab, a);
     hs_intern_init(&m->methods.tab, a);
@@ -39,7 +39,7 @@ static struct hs_census_mlpd *ext_get(hs_census *c)
     hs_intern_init(&m->buckets, a);
     hs_arena_init(&m->arena, a);
     hs__census_ext_set(c, m, mlpd_free);
-    hs__census_build_mlpd_stats(c, &m->stats);
+    hs__census_build_mlpd_stats(c, &m->fig.s);
     hs__mlpd_label(c, m);
     return m;
 }
@@ -49,7 +49,7 @@ static void mlpd_free(void *ext, const hs_allocator *a)
     struct hs_census_mlpd *m = ext;
     if (!m)
         return;
-    hs_intern_free(&m->vtables.tab);
+    hs__mlpd_figures_free(&m->fig);
     hs_intern_free(&m->classes.tab);
     hs_intern_free(&m->images.tab);
     hs_intern_free(&m->methods.tab);
@@ -57,9 +57,7 @@ static void mlpd_free(void *ext, const hs_allocator *a)
     hs_intern_free(&m->sites);
     hs_intern_free(&m->buckets);
     hs_arena_free(&m->arena);
-    hs_free(a, m->vt);
     hs_free(a, m->cl);
-    hs_free(a, m->vchain);
     hs_free(a, m->cchain);
     hs_free(a, m->im);
     hs_free(a, m->meth);
@@ -96,7 +94,7 @@ int hs_census_set_mlpd_options(hs_census *c, hs_mlpd_group by,
 
 static uint64_t rel(const struct loader *l, uint64_t t)
 {
-    return t > l->t0 ? t - l->t0 : 0;
+    return hs__mlpd_figures_rel(&l->m->fig, t);
 }
 
 /* The method stack of a thread, NULL when out of memory. */
@@ -157,13 +155,9 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
 {
     struct hs_census_mlpd *m = l->m;
     uint64_t size = ev->u.alloc.size;
-    uint32_t vi, si;
+    uint32_t si;
     bool added;
-    if (hs__mlpd_use_vtable(l, ev->u.alloc.vtable, ev->time, &vi))
-        return HS_ERR_NOMEM;
-    uint64_t vt = vi; /* sites and intervals are keyed by vtable id */
-    m->stats.alloc_bytes = hs_add_sat(m->stats.alloc_bytes, size);
-    m->stats.alloc_count++;
+    uint64_t vt = m->fig.vid; /* sites and intervals are keyed by vtable id */
     /* Without a backtrace in the event, the thread's emulated stack (in
      * `calls` mode; empty otherwise) is the allocation's call chain. */
     const uint64_t *frames = ev->frames;
@@ -219,15 +213,7 @@ static struct shot *end_shot(struct loader *l)
 
 static void close_shot(struct loader *l)
 {
-    struct hs_census_mlpd *m = l->m;
-    const struct shot *s = end_shot(l);
-    if (!s)
-        return;
-    uint64_t total = 0;
-    for (size_t i = s->first; i < m->ncells; i++)
-        total = hs_add_sat(total, m->cells[i].bytes);
-    if (total > m->stats.max_live_bytes)
-        m->stats.max_live_bytes = total;
+    end_shot(l);
 }
 
 /* A shot still open at the end of the file lost its HEAP_END to a cut or
@@ -239,7 +225,6 @@ static void cut_shot(struct loader *l)
 {
     if (!end_shot(l))
         return;
-    l->m->stats.heap_shots--;
     l->m->cut_shot = true;
 }
 
@@ -251,7 +236,6 @@ static int open_shot(struct loader *l, uint64_t time)
                  sizeof *m->shots))
         return HS_ERR_NOMEM;
     m->shots[m->nshots++] = (struct shot){rel(l, time), m->ncells, 0};
-    m->stats.heap_shots++;
     hs__ptr_map_clear(&m->shot_vt, l->a);
     m->shot_open = true;
     return HS_OK;
@@ -267,10 +251,9 @@ static int on_heap_object(struct loader *l, const hs_mlpd_event *ev)
      * in a shot of its own, as mprof-report does. */
     if (!m->shot_open && open_shot(l, ev->time))
         return HS_ERR_NOMEM;
-    uint32_t vi, ci;
+    uint32_t vi = m->fig.vid, ci;
     bool added;
-    if (hs__mlpd_use_vtable(l, ev->u.heap_object.vtable, ev->time, &vi) ||
-        !hs__ptr_map_put(&m->shot_vt, vi, &ci, &added))
+    if (!hs__ptr_map_put(&m->shot_vt, vi, &ci, &added))
         return HS_ERR_NOMEM;
     uint64_t vt = vi;
     size_t at = m->shots[m->nshots - 1].first + ci;
@@ -286,79 +269,22 @@ static int on_heap_object(struct loader *l, const hs_mlpd_event *ev)
     return HS_OK;
 }
 
-/* The collecting thread's slot, or NULL when there are too many. */
-static struct stop *stop_of(struct loader *l, uint64_t thread)
-{
-    size_t i = 0;
-    while (i < l->nstops && l->stops[i].thread != thread)
-        i++;
-    if (i == l->nstops) {
-        if (l->nstops == sizeof l->stops / sizeof l->stops[0])
-            return NULL;
-        l->stops[l->nstops++] = (struct stop){thread, 0, {0, 0}};
-    }
-    return &l->stops[i];
-}
-
-static void add_time(uint64_t *total, uint64_t *max, uint64_t d)
-{
-    *total = hs_add_sat(*total, d);
-    if (d > *max)
-        *max = d;
-}
-
-/* Collections are timed from START to END, world stops from PRE_STOP to
- * POST_START, both on the collecting thread. */
-static void on_gc(struct loader *l, const hs_mlpd_event *ev)
-{
-    hs_mlpd_gc_stats *s = &l->m->stats;
-    unsigned gen = ev->u.gc.generation ? 1 : 0;
-    struct stop *st = stop_of(l, ev->thread);
-    switch (ev->u.gc.type) {
-    case HS_MLPD_GC_START:
-        s->collections[gen]++;
-        if (st)
-            st->start[gen] = ev->time;
-        break;
-    case HS_MLPD_GC_END:
-        if (st && st->start[gen])
-            add_time(&s->gc_total_ns[gen], &s->gc_max_ns[gen],
-                     ev->time - st->start[gen]);
-        if (st)
-            st->start[gen] = 0;
-        break;
-    case HS_MLPD_GC_PRE_STOP_WORLD:
-        if (st)
-            st->time = ev->time;
-        break;
-    case HS_MLPD_GC_POST_START_WORLD:
-        if (st && st->time) {
-            s->pauses++;
-            add_time(&s->pause_total_ns, &s->pause_max_ns,
-                     ev->time - st->time);
-            st->time = 0;
-        }
-        break;
-    default:
-        break;
-    }
-}
-
 static int on_event(struct loader *l, const hs_mlpd_event *ev)
 {
-    if (ev->kind == HS_MLPD_BUFFER) {
-        if (!l->have_t0) {
-            l->t0 = ev->time;
-            l->have_t0 = true;
-        }
+    /* The figures first: they resolve the vtable an event uses. */
+    if (hs__mlpd_figures_add(&l->m->fig, ev))
+        return HS_ERR_NOMEM;
+    if (ev->kind == HS_MLPD_BUFFER)
         return HS_OK;
-    }
     l->events++;
-    if (ev->time > l->last && ev->kind != HS_MLPD_METHOD_JIT)
-        l->last = ev->time;
     switch (ev->kind) {
     case HS_MLPD_METADATA: return hs__mlpd_on_metadata(l, ev);
-    case HS_MLPD_METHOD_JIT: return hs__mlpd_on_jit(l, ev);
+    case HS_MLPD_METHOD_JIT: {
+        int st = hs__mlpd_on_jit(l, ev);
+        return st ? st : hs__mlpd_on_code(l, ev);
+    }
+    case HS_MLPD_SAMPLE_HIT: case HS_MLPD_SAMPLE_USYM:
+        return hs__mlpd_on_sample(l, ev);
     case HS_MLPD_ALLOC: return on_alloc(l, ev);
     case HS_MLPD_METHOD_ENTER: case HS_MLPD_METHOD_LEAVE:
     case HS_MLPD_METHOD_EXC_LEAVE:
@@ -366,10 +292,7 @@ static int on_event(struct loader *l, const hs_mlpd_event *ev)
     case HS_MLPD_HEAP_START: return open_shot(l, ev->time);
     case HS_MLPD_HEAP_END: close_shot(l); return HS_OK;
     case HS_MLPD_HEAP_OBJECT: return on_heap_object(l, ev);
-    case HS_MLPD_GC_EVENT: on_gc(l, ev); return HS_OK;
     case HS_MLPD_GC_RESIZE:
-        if (ev->u.resize.heap_size > l->m->stats.max_heap_bytes)
-            l->m->stats.max_heap_bytes = ev->u.resize.heap_size;
         /* Beside allocation rates a heap size would mean another unit. */
         if (l->m->samples == HS_MLPD_SAMPLES_ALLOC)
             return HS_OK;
@@ -431,11 +354,11 @@ static int read_all(struct loader *l, hs_mlpd_reader *r, hs_input *in,
 static int set_info(struct loader *l, const hs_mlpd_reader *r)
 {
     const hs_mlpd_header *h = hs_mlpd_reader_header(r);
-    l->m->stats.duration_ns = rel(l, l->last);
+    const char *program = l->m->fig.program;
     hs_census_run run;
     memset(&run, 0, sizeof run);
-    run.end_ns = rel(l, l->last);
-    run.program = l->program;
+    run.end_ns = l->m->fig.s.duration_ns;
+    run.program = program;
     char rts[96] = "";
     char *job = NULL;
     const hs_allocator *a = hs__census_allocator(l->c);
@@ -446,11 +369,11 @@ static int set_info(struct loader *l, const hs_mlpd_reader *r)
         /* The command as far as the file tells it: the profiler's options
          * and the program (the root domain's name), for titles and JOB. */
         const char *args = h->args ? h->args : "";
-        size_t n = strlen(args) + (l->program ? strlen(l->program) : 0) + 24;
+        size_t n = strlen(args) + (program ? strlen(program) : 0) + 24;
         if (!(job = hs_malloc(a, n)))
             return HS_ERR_NOMEM;
-        snprintf(job, n, "mono --profile=%s%s%s", args,
-                 l->program ? " " : "", l->program ? l->program : "");
+        snprintf(job, n, "mono --profile=%s%s%s", args, program ? " " : "",
+                 program ? program : "");
         run.job = job;
         /* The header's wall clock has whole seconds only. */
         run.has_wall_clock = true;
@@ -460,18 +383,6 @@ static int set_info(struct loader *l, const hs_mlpd_reader *r)
     int st = hs__census_build_run(l->c, &run);
     hs_free(a, job);
     return st ? st : hs__census_build_facts(l->c, h ? rts : NULL, l->events);
-}
-
-/* A file that ends between two buffers inside a heap shot: cut there
- * (a killed run's buffers are each written whole). */
-static int between_buffers(const hs_mlpd_reader *r, hs_error *err)
-{
-    uint64_t off = hs_mlpd_reader_offset(r);
-    hs_error_at at = {off, HS_NO_EVENT, 0};
-    return hs__error_set(err, HS_TRUNCATED, &at,
-                         "the file ends at offset %llu, between two buffers "
-                         "inside a heap shot (its HEAP_END never came: a "
-                         "killed run or a cut copy)", (unsigned long long)off);
 }
 
 int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
@@ -502,13 +413,20 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     hs_free(l.a, l.calls);
     hs_intern_free(&l.threads.tab);
     if (st < 0) {
+        hs__mlpd_cpu_free(&l);
         hs_mlpd_reader_free(r);
         return st;
     }
     cut_shot(&l);
+    hs__mlpd_figures_finish(&l.m->fig);
     if (st == HS_DONE && l.m->cut_shot)
-        st = between_buffers(r, err);
+        st = hs__mlpd_between_buffers(hs_mlpd_reader_offset(r), err);
     int bs = hs__mlpd_build(c, l.m);
+    if (!bs) {
+        const hs_mlpd_header *h = hs_mlpd_reader_header(r);
+        bs = hs__mlpd_build_cpu(&l, h ? h->args : NULL);
+    }
+    hs__mlpd_cpu_free(&l);
     if (!bs)
         bs = set_info(&l, r);
     if (!bs)
@@ -518,9 +436,7 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     if (!bs && st == HS_TRUNCATED && err)
         hs__census_fold_cut(c, err);
     if (!bs && st == HS_DONE && !hs_mlpd_reader_buffers(r))
-        hs__census_build_warn(c, "the file has its header and no buffer: "
-                              "the program wrote no event (it was killed "
-                              "before the profiler's first write?)");
+        hs__census_build_warn(c, "%s", hs__mlpd_no_buffer);
     if (!bs && hs_mlpd_reader_skipped(r)) {
         char msg[400];
         snprintf(msg, sizeof msg, "%llu buffers held an unexpected value "

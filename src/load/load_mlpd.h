@@ -14,6 +14,7 @@
 #include "heapscope/mlpd_census.h"
 #include "common/internal.h"
 #include "census/census_build.h"
+#include "read/mlpd_figures.h"
 
 /* A map from 64-bit keys (pointers) to dense indices, with the keys met
  * lately in a small direct-mapped cache in front: an ALLOC looks its
@@ -25,30 +26,9 @@ typedef struct ptr_map {
     struct { uint64_t key; uint32_t index1; } recent[PTR_MAP_RECENT];
 } ptr_map;
 
-/*
- * What the file said about vtables and classes. One pointer can be
- * described more than once: a vtable or class freed with its AppDomain
- * leaves its address to another. The descriptions of one pointer form a
- * chain in file order (`next`, UINT32_MAX ending it; `struct chain` per
- * pointer gives its ends). A use of a vtable takes the description in
- * force at the use's time (the latest created before it) or, when none
- * has arrived yet, an undescribed entry at the chain's end that the next
- * description fills: a late vtable. Census cells and allocation sites are
- * keyed by the entry's index (a vtable id), not by the pointer. What this
- * cannot tell: a use whose description comes later in the file while an
- * older description of the same address is already in force takes the
- * older one (it takes address reuse and a late vtable at once).
- */
-struct vtable_info {
-    uint64_t ptr, klass, time;
-    uint32_t next;
-    bool described, used_early;
-};
+/* Classes: a chain of descriptions per pointer, as vtables have
+ * (read/mlpd_figures.h, where the vtables are kept). */
 struct class_info { uint64_t image, time; const char *name; uint32_t next; };
-struct chain {
-    uint32_t head, tail;
-    uint64_t latest;    /* the greatest description time in the chain */
-};
 struct image_info { const char *name, *assembly; };
 
 /* One (vtable id, bytes, count) cell of a heap shot or allocation bucket. */
@@ -63,13 +43,12 @@ struct hs_census_mlpd {
     hs_mlpd_group by;
     hs_mlpd_samples samples;
     uint64_t interval;
-    hs_mlpd_gc_stats stats;
+    /* the GC figures (fig.s) and the vtables (fig.vt), counted by read */
+    hs__mlpd_figures fig;
 
-    ptr_map vtables, classes, images, methods;
-    struct chain *vchain, *cchain;  /* per pointer of vtables, classes */
-    size_t cap_vchain, cap_cchain;
-    struct vtable_info *vt;          /* by vtable id */
-    size_t nvt, cap_vt;
+    ptr_map classes, images, methods;
+    struct chain *cchain;            /* per class pointer */
+    size_t cap_cchain;
     struct class_info *cl;
     size_t ncl, cap_cl;
     struct image_info *im;
@@ -103,32 +82,24 @@ struct loader {
     hs_census *c;
     struct hs_census_mlpd *m;
     const hs_allocator *a;
-    uint64_t t0, last;
-    bool have_t0;
     uint64_t events;
-    const char *program;
-    /* per collecting thread: when its world stop and collections began */
-    struct stop { uint64_t thread, time, start[2]; } stops[32];
-    size_t nstops;
     /* Per thread, the stack of methods entered and not yet left, from
      * METHOD_ENTER/LEAVE events (the profiler's `calls` mode, whose
      * allocations carry no backtrace). */
     ptr_map threads;
     struct calls { uint64_t *m; size_t n, cap; } *calls;
     size_t cap_calls;
+    struct mlpd_cpu *cpu;    /* CPU samples (load_mlpd_sample.c) */
 };
 
 /* load_mlpd_names.c. lookup: the index of pointer p in map m, with its
  * info array (*arr, elements of `size` bytes) grown and zeroed to match.
  * keep: s copied into the extension's arena (NULL: out of memory, or s NULL).
- * use_vtable: the description of `vtable` in force at `time` (or an entry
- * waiting for one). on_metadata and on_jit: names from METADATA and
- * METHOD_JIT events. The int ones return HS_OK or HS_ERR_NOMEM. */
+ * on_metadata and on_jit: names from METADATA and METHOD_JIT events. The
+ * int ones return HS_OK or HS_ERR_NOMEM. */
 int hs__mlpd_lookup(struct loader *l, ptr_map *m, uint64_t p, void **arr,
                     size_t *cap, size_t size, uint32_t *idx, bool *added);
 const char *hs__mlpd_keep(struct loader *l, const char *s);
-int hs__mlpd_use_vtable(struct loader *l, uint64_t vtable, uint64_t time,
-                        uint32_t *vid);
 int hs__mlpd_on_metadata(struct loader *l, const hs_mlpd_event *ev);
 int hs__mlpd_on_jit(struct loader *l, const hs_mlpd_event *ev);
 
@@ -140,6 +111,20 @@ uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
 /* load_mlpd_out.c: turns what was read into samples, lines and the
  * allocation profile; t0 is the first buffer's time. */
 int hs__mlpd_build(hs_census *c, struct hs_census_mlpd *m);
+
+/* load_mlpd_out.c: the name of method pointer p ("unknown method 0x..."
+ * when the file never named it, as mprof-report says); NULL when out of
+ * memory. */
+const char *hs__mlpd_method_name(struct hs_census_mlpd *m, uint64_t p);
+
+/* load_mlpd_sample.c: CPU samples. on_code: a METHOD_JIT's code range;
+ * on_sample: a SAMPLE_HIT or SAMPLE_USYM; build_cpu: the hits, resolved,
+ * into the census's time profile (args: the profiler's options, for the
+ * sampling period); cpu_free: the state, after the load. */
+int hs__mlpd_on_code(struct loader *l, const hs_mlpd_event *ev);
+int hs__mlpd_on_sample(struct loader *l, const hs_mlpd_event *ev);
+int hs__mlpd_build_cpu(struct loader *l, const char *args);
+void hs__mlpd_cpu_free(struct loader *l);
 
 /* load_mlpd_out.c: gives the census the profile's label m's options make
  * ("Mono heap shots, by class", ...). */

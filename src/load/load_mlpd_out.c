@@ -16,16 +16,18 @@
 static const struct vtable_info *described(const struct hs_census_mlpd *m,
                                            uint32_t v)
 {
-    const struct vtable_info *x = &m->vt[v], *before = NULL;
+    const struct vtable_info *vts = m->fig.vt.vt;
+    const struct vtable_info *x = &vts[v], *before = NULL;
     if (x->described)
         return x;
-    for (uint32_t k = x->next; k != UINT32_MAX; k = m->vt[k].next)
-        if (m->vt[k].described)
-            return &m->vt[k];
-    uint32_t pi = hs__ptr_map_find(&m->vtables, x->ptr);
-    for (uint32_t k = m->vchain[pi].head; k != v; k = m->vt[k].next)
-        if (m->vt[k].described)
-            before = &m->vt[k];
+    for (uint32_t k = x->next; k != UINT32_MAX; k = vts[k].next)
+        if (vts[k].described)
+            return &vts[k];
+    uint64_t p = x->ptr;
+    uint32_t pi = hs_intern_find(&m->fig.vt.map, &p, sizeof p);
+    for (uint32_t k = m->fig.vt.chain[pi].head; k != v; k = vts[k].next)
+        if (vts[k].described)
+            before = &vts[k];
     return before;
 }
 
@@ -39,7 +41,7 @@ static const struct class_info *class_of(const struct hs_census_mlpd *m,
                                          uint64_t *vt)
 {
     const struct vtable_info *x = described(m, (uint32_t)v);
-    *vt = m->vt[v].ptr;
+    *vt = m->fig.vt.vt[v].ptr;
     *klass = x ? x->klass : 0;
     uint32_t pi = x ? hs__ptr_map_find(&m->classes, x->klass) : UINT32_MAX;
     if (pi == UINT32_MAX)
@@ -222,7 +224,7 @@ static int cmp_site(const void *a, const void *b)
     return x->nframes < y->nframes ? -1 : x->nframes > y->nframes;
 }
 
-static const char *method_name(struct hs_census_mlpd *m, uint64_t p)
+const char *hs__mlpd_method_name(struct hs_census_mlpd *m, uint64_t p)
 {
     uint32_t i = hs__ptr_map_find(&m->methods, p);
     if (i != UINT32_MAX && m->meth[i])
@@ -248,15 +250,10 @@ static int name_site(struct hs_census_mlpd *m, size_t i, hs_census_site *o)
         return HS_ERR_NOMEM;
     o->nframes = nframes;
     for (size_t f = 0; f < nframes; f++)
-        if (!(o->frames[f] = method_name(m, key[1 + f])))
+        if (!(o->frames[f] = hs__mlpd_method_name(m, key[1 + f])))
             return HS_ERR_NOMEM;
     o->bytes = m->site_bytes[i];
     o->count = m->site_count[i];
-    if (m->vt[key[0]].used_early) {
-        m->stats.late_alloc_count += o->count;
-        m->stats.late_alloc_bytes =
-            hs_add_sat(m->stats.late_alloc_bytes, o->bytes);
-    }
     return HS_OK;
 }
 
@@ -279,9 +276,6 @@ static int build_sites(hs_census *c, struct hs_census_mlpd *m)
 
 int hs__mlpd_build(hs_census *c, struct hs_census_mlpd *m)
 {
-    for (size_t i = 0; i < m->nvt; i++)
-        if (m->vt[i].used_early)
-            m->stats.late_vtables++;
     int st = m->samples == HS_MLPD_SAMPLES_ALLOC ? build_alloc_samples(c, m)
                                                  : build_shots(c, m);
     hs__mlpd_label(c, m); /* the samples' width, widened or not */

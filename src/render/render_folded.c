@@ -121,7 +121,10 @@ static void add_cc_frames(struct folded *f, const hs_census *c,
     for (size_t k = depth; k-- > 0;) {
         const hs_cost_centre *cc = hs_census_cost_centre(c, ids[k]);
         if (cc) {
-            const char *parts[3] = {cc->module, ".", cc->label};
+            /* No module (a Mono method or symbol): the label alone. */
+            bool mod = cc->module && cc->module[0];
+            const char *parts[3] = {mod ? cc->module : NULL,
+                                    mod ? "." : NULL, cc->label};
             const size_t nb[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
             add_frame_parts(f, parts, nb);
         } else {

@@ -251,6 +251,10 @@ static void out_frames(pdata *p, frames *f)
             out_cstr(p->o, name);
             continue;
         }
+        if (!cc->module || !cc->module[0]) { /* a Mono method or symbol */
+            out_cstr(p->o, cc->label);
+            continue;
+        }
         const char *const parts[] = {cc->module, cc->label, cc->srcloc};
         out_strarray(p->o, parts, 3);
     }
