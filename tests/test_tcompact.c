@@ -210,6 +210,24 @@ static void same_series(const hs_census *a, const hs_census *b)
     }
 }
 
+/* /status.json and /metrics name the buckets' width: the precision of
+ * time-profile windows before merged_before_s. */
+static void status_says(hs_live *l, const hs_live_metrics *m, uint64_t bucket)
+{
+    char want[64];
+    hs_membuf b = {0};
+    hs_sink s = hs_membuf_sink(&b);
+    CU_ASSERT_EQUAL(hs_live_render_json(l, m, &s, "done"), HS_OK);
+    CU_ASSERT_EQUAL(hs_live_render_prometheus(l, m, &s, 3), HS_OK);
+    CU_ASSERT_EQUAL(hs_sink_write(&s, "", 1), HS_OK);
+    snprintf(want, sizeof want, "\"tprof_bucket_s\":%.6f", bucket / 1e9);
+    CU_ASSERT_PTR_NOT_NULL(strstr((char *)b.data, want));
+    snprintf(want, sizeof want, "heapscope_tprof_bucket_seconds %.9f",
+             bucket / 1e9);
+    CU_ASSERT_PTR_NOT_NULL(strstr((char *)b.data, want));
+    hs_membuf_free(&b);
+}
+
 static void check_run(size_t n, size_t heap)
 {
     size_t len, len2, most, most_ref;
@@ -227,6 +245,7 @@ static void check_run(size_t n, size_t heap)
     hs_live_metrics m;
     CU_ASSERT_EQUAL(hs_live_get_metrics(l, &m), HS_OK);
     CU_ASSERT(m.compacted && m.compacted_until_ns == until);
+    status_says(l, &m, bucket);
     CU_ASSERT_EQUAL(hs_census_tprof_bucket_ns(ref), 0);
     /* (b) totals exact */
     same_totals(c, ref);
