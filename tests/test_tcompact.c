@@ -10,6 +10,7 @@
  */
 #include <heapscope/heapscope.h>
 
+#include "census/census_compact.h"
 #include "census/census_tprof_time.h"
 #include "evwriter.h"
 #include "testutil.h"
@@ -36,23 +37,28 @@ static void stack_of(size_t i, unsigned k, uint32_t *ids, int *depth)
     *depth = d[s];
 }
 
-/*
- * n ticks of 1 ms on CAPS capabilities, a heap census every `heap` ticks
- * (0: none). Ticks before `until` are written at the start of
- * their bucket of width `bucket` (0: as they are): what a compacted
- * census should count.
- */
-static uint8_t *run_log(size_t n, size_t heap, uint64_t until, uint64_t bucket,
-                        size_t *len)
+/* The log's start: cost centres 1 .. 6, a 1 ms tick and, when heap is
+ * set, a heap profile every `heap` ticks. */
+static void start_log(evw *w, size_t heap)
 {
     static const char *names[] = {"a", "b", "c", "d", "e", "main"};
-    evw w;
-    evw_start_ghc92(&w);
+    evw_start_ghc92(w);
     for (uint32_t id = 1; id <= 6; id++)
-        evw_cost_centre(&w, 1, id, names[id - 1], "M", "m.hs:1:1", 0);
-    evw_prof_begin(&w, 1, TICK);
+        evw_cost_centre(w, 1, id, names[id - 1], "M", "m.hs:1:1", 0);
+    evw_prof_begin(w, 1, TICK);
     if (heap)
-        evw_heap_prof_begin(&w, 1, heap * TICK, HS_BREAKDOWN_CLOSURE_TYPE);
+        evw_heap_prof_begin(w, 1, heap * TICK, HS_BREAKDOWN_CLOSURE_TYPE);
+}
+
+/*
+ * n ticks of 1 ms on CAPS capabilities, a heap census every `heap` ticks
+ * (0: none). Ticks before `until` are written at the start of their
+ * bucket of width `bucket` (0: as they are): what a compacted census
+ * should count.
+ */
+static void write_ticks(evw *w, size_t n, size_t heap, uint64_t until,
+                        uint64_t bucket)
+{
     for (size_t i = 0; i < n; i++) {
         uint64_t t = (i + 1) * TICK + 1000;
         uint64_t at = bucket && t < until ? t - t % bucket : t;
@@ -60,14 +66,22 @@ static uint8_t *run_log(size_t n, size_t heap, uint64_t until, uint64_t bucket,
             uint32_t ids[4];
             int depth;
             stack_of(i, k, ids, &depth);
-            evw_prof_sample(&w, at, k, i, depth, ids);
+            evw_prof_sample(w, at, k, i, depth, ids);
         }
         if (heap && i % heap == heap - 1) {
-            evw_sample_begin(&w, t, i / heap);
-            evw_sample_string(&w, t, 1000 + i % 977, "THUNK");
-            evw_sample_end(&w, t, i / heap);
+            evw_sample_begin(w, t, i / heap);
+            evw_sample_string(w, t, 1000 + i % 977, "THUNK");
+            evw_sample_end(w, t, i / heap);
         }
     }
+}
+
+static uint8_t *run_log(size_t n, size_t heap, uint64_t until, uint64_t bucket,
+                        size_t *len)
+{
+    evw w;
+    start_log(&w, heap);
+    write_ticks(&w, n, heap, until, bucket);
     evw_data_end(&w);
     *len = w.len;
     return w.data;
@@ -270,12 +284,81 @@ static void test_bounded_with_censuses(void) { check_run(60000, 100); }
  * time profile is merged to it. */
 static void test_merged_at_census_horizon(void) { check_run(20000, 2); }
 
+/* Ticks that come late, from before the merged part's horizon (a
+ * stream gone back in time), join the buckets when the census finishes:
+ * the records stay in time order and the totals exact. */
+static void test_late_ticks(void)
+{
+    evw w;
+    start_log(&w, 0);
+    write_ticks(&w, 3000, 0, 0, 0);
+    static const uint32_t late[2] = {5, 6};
+    for (unsigned k = 0; k < 3; k++)
+        evw_prof_sample(&w, 500000 + k, k % CAPS, 9000 + k, 2, late);
+    evw_data_end(&w);
+    size_t most;
+    hs_live *l = fed(w.data, w.len, 8, &most);
+    hs_live *r = fed(w.data, w.len, 0, &most);
+    const hs_census *c = hs_live_census(l);
+    CU_ASSERT(hs_census_tprof_merged_until(c) > 500000 + 2);
+    uint64_t prev = 0;
+    for (size_t i = 0; i < hs_census_tprof_sample_count(c); i++) {
+        uint64_t t;
+        uint32_t cap;
+        hs_census_tprof_sample(c, i, &t, &cap);
+        CU_ASSERT(t >= prev);
+        prev = t;
+    }
+    same_totals(c, hs_live_census(r));
+    hs_live_free(l);
+    hs_live_free(r);
+    evw_free(&w);
+}
+
+/* Out of memory while merging: the census's sticky error, nothing
+ * changed or leaked. */
+static void test_out_of_memory(void)
+{
+    size_t len;
+    uint8_t *data = run_log(2000, 0, 0, 0, &len);
+    tu_failing f = {.left = -1};
+    hs_allocator a = tu_failing_allocator(&f);
+    for (long left = 0; left < 3; left++) {
+        hs_census *c = hs_census_new_with(&a);
+        hs_reader *r = hs_reader_new();
+        hs_reader_feed(r, data, len);
+        hs_event ev;
+        while (hs_reader_next(r, &ev) == HS_EVENT)
+            CU_ASSERT_EQUAL(hs_census_add_event(c, &ev), HS_OK);
+        f.left = left;
+        int rc = hs__census_tprof_merge(c, 1000 * TICK, 16);
+        f.left = -1;
+        size_t n = hs_census_tprof_sample_count(c);
+        if (left < 2) {
+            CU_ASSERT_EQUAL(rc, HS_ERR_NOMEM);
+            CU_ASSERT_EQUAL(hs_census_error(c)->code, HS_ERR_NOMEM);
+            CU_ASSERT_EQUAL(n, 2000 * CAPS);
+        } else {
+            CU_ASSERT_EQUAL(rc, HS_OK);
+            CU_ASSERT(n <= 16 + 1001 * CAPS);
+            CU_ASSERT_EQUAL(hs_census_finish(c, true), HS_OK);
+            CU_ASSERT_EQUAL(hs_census_get_info(c)->time_samples, 2000 * CAPS);
+        }
+        hs_reader_free(r);
+        hs_census_free(c);
+    }
+    CU_ASSERT_EQUAL(f.live, 0);
+    free(data);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
         {"a -p stream alone: bounded, totals exact", test_bounded_profile_only},
         {"with heap censuses: bounded, totals exact", test_bounded_with_censuses},
         {"merged to the censuses' horizon", test_merged_at_census_horizon},
+        {"late ticks join the buckets at the end", test_late_ticks},
+        {"out of memory while merging", test_out_of_memory},
         {NULL, NULL}};
     return tu_main("tcompact", NULL, NULL, tests);
 }
