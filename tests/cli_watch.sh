@@ -56,6 +56,19 @@ wait
 expect_rc "watch | head -1" 3
 expect_err_grep "watch | head -1" "cannot write standard output: Broken pipe"
 
+# ---- a time profile merged (--max-samples) -------------------------------
+
+# leak-p's 633 ticks pass 16 * 16 raw ones: the old ones are merged into
+# buckets, the final line says how precise windows before it are, and
+# the totals (folded --source time) equal the batch command's.
+run watch --max-samples 16 -d "$TMP/tp.d" "$SAMPLES/leak-p.eventlog"
+expect_rc "watch -p --max-samples 16" 0
+expect_out_grep "watch -p --max-samples 16: the final line" \
+  "\[done\] \(before [0-9.]+ s time-profile ticks counted in [0-9.e-]+ s buckets"
+run folded --source time "$SAMPLES/leak-p.eventlog"
+check "watch -p --max-samples 16: the time profile's totals exact" \
+  cmp -s "$TMP/out" "$TMP/tp.d/leak-p.time.folded"
+
 # ---- a FIFO, paced: status lines before the end, outputs as report -------
 
 mkfifo "$TMP/fifo"

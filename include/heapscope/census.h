@@ -409,7 +409,10 @@ HS_API uint64_t hs_census_tprof_cap_at(const hs_census *c, size_t k,
                                        size_t *stack, uint32_t *cap);
 
 /* The number of time-profile samples (PROF_SAMPLE_COST_CENTRE events,
- * one tick each) over all capabilities. */
+ * one tick each) over all capabilities; in a census whose old samples
+ * were merged (a live one under hs_live_set_compaction()), the number of
+ * records, the merged ones standing for several ticks each
+ * (hs_census_tprof_sample_weight()). */
 HS_API size_t hs_census_tprof_sample_count(const hs_census *c);
 
 /*
@@ -417,10 +420,35 @@ HS_API size_t hs_census_tprof_sample_count(const hs_census *c);
  * arrival order before; equal times keep it): its time in ns since the
  * program started in *time_ns, its capability in *cap; returns its
  * stack's index for hs_census_tprof_stack(), or SIZE_MAX (and zeros)
- * when i is out of range.
+ * when i is out of range. A merged record's time is its bucket's start:
+ * the merged records come first, by time, stack and capability, and the
+ * samples after hs_census_tprof_merged_until() follow one by one.
  */
 HS_API size_t hs_census_tprof_sample(const hs_census *c, size_t i,
                                      uint64_t *time_ns, uint32_t *cap);
+
+/*
+ * The ticks time-profile record i stands for: 1 for a sample as it came,
+ * the ticks of its (bucket, stack, capability) for a merged record, 0
+ * when i is out of range. The weights add up to the tick counts of
+ * hs_census_tprof_stack() and hs_census_tprof_cap_at(), which stay
+ * exact; only when a tick happened is known to bucket precision.
+ */
+HS_API uint64_t hs_census_tprof_sample_weight(const hs_census *c, size_t i);
+
+/*
+ * The width in ns of the buckets old time-profile samples were merged
+ * into (a whole number of ticks, from the run's start; it doubles as a
+ * long run goes on), or 0 when none was merged: a census from a file
+ * never is. Windows (hs_top_new(), the page's profile over time) that
+ * end before hs_census_tprof_merged_until() count a bucket's ticks at
+ * its start, so their edges are as precise as this width.
+ */
+HS_API uint64_t hs_census_tprof_bucket_ns(const hs_census *c);
+
+/* The time before which time-profile samples are merged into buckets,
+ * or 0 when none is. */
+HS_API uint64_t hs_census_tprof_merged_until(const hs_census *c);
 
 /* --- the cost-centre table (top) -------------------------------------- */
 

@@ -133,8 +133,17 @@ HS_API void hs_live_set_name_limit(hs_live *l, unsigned limit);
 /*
  * Bounds the census: once it holds max_samples samples, all but the
  * latest keep_recent are merged pairwise into buckets (see
- * hs_census_compact()). 0 (the default) never compacts, and then the
- * final census equals the batch commands' one. keep_recent < max_samples.
+ * hs_census_compact()). The time profile's samples (a tick per
+ * capability) are merged then to the same horizon, and also once
+ * 16 * max_samples of them are raw (all but the latest half), into
+ * records of (time bucket, stack, capability) weighing their ticks
+ * (hs_census_tprof_sample_weight()): at most 16 * max_samples records,
+ * buckets a whole number of ticks wide that double as needed
+ * (hs_census_tprof_bucket_ns()). Tick totals per stack and capability
+ * (folded --source time) stay exact; windows before the horizon (top,
+ * the page's profile over time, speedscope's order) are resolved to a
+ * bucket. 0 (the default) never compacts, and then the final census
+ * equals the batch commands' one. keep_recent < max_samples.
  */
 HS_API void hs_live_set_compaction(hs_live *l, size_t max_samples,
                                    size_t keep_recent);
@@ -196,7 +205,12 @@ typedef struct hs_live_metrics {
     uint64_t top_bytes[HS_LIVE_TOP_BANDS];
     size_t markers;
     bool compacted;            /* older samples were merged into buckets */
-    uint64_t compacted_until_ns; /* samples before this time are buckets */
+    uint64_t compacted_until_ns; /* samples before this time are buckets:
+                                  heap censuses (up to) and time-profile
+                                  ticks, counted per bucket of
+                                  hs_census_tprof_bucket_ns(), so windows
+                                  of the time profile before it are as
+                                  precise as that */
 } hs_live_metrics;
 
 /*

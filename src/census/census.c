@@ -141,6 +141,7 @@ void hs_census_free(hs_census *c)
     hs_free(c->alloc, c->tstacks);
     hs_free(c->alloc, c->tcap_ticks);
     hs_free(c->alloc, c->tsamples);
+    hs_free(c->alloc, c->tweights);
     hs_free(c->alloc, c->warnings);
     hs_free(c->alloc, c->scratch);
     hs_free(c->alloc, c->keybuf);

@@ -53,6 +53,26 @@ int hs__census_compact_at_begin(hs_census *c, hs_census_compaction *st,
  */
 void hs__census_live_fold_cut(hs_census *c, hs_error *err);
 
+/*
+ * Bounds the time profile's samples as hs__census_compact() bounds the
+ * heap's: those before until_ns (or an earlier call's horizon, if later)
+ * are merged into records of (time bucket, stack, capability) with their
+ * ticks as weight, buckets a whole number of ticks wide from the run's
+ * start and doubled in width while more than max_records remain (a
+ * bucket is never wider than needed to get there; one record per
+ * (stack, capability) is the floor). Totals per stack and capability
+ * stay exact; a record's time is its bucket's start. The latest samples
+ * stay as they came. Any time on an unfinished census. HS_OK or
+ * HS_ERR_NOMEM (the census's sticky error).
+ */
+int hs__census_tprof_merge(hs_census *c, uint64_t until_ns,
+                           size_t max_records);
+
+/* The time-profile records not merged yet, and the horizon before which
+ * they are (0: none merged). */
+size_t hs__census_tprof_raw_count(const hs_census *c);
+uint64_t hs__census_tprof_merged_until(const hs_census *c);
+
 /* The number of entries (band values) the census holds, all samples
  * together: what its memory grows with. */
 size_t hs__census_entry_count(const hs_census *c);

@@ -4,6 +4,7 @@
  */
 #include "heapscope/reader.h"
 #include "census/census_impl.h"
+#include "census/census_compact.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,9 +185,13 @@ int hs_census_finish(hs_census *c, bool complete)
             !stable_sort_by_time(c->alloc, c->marks[k].v, c->marks[k].n,
                                  sizeof *c->marks[k].v))
             return hs__census_nomem(c);
+    /* Merged records all lie before the horizon: samples that came late
+     * from before it join them, and only the raw rest needs sorting. */
+    if (c->ntmerged && hs__census_tprof_merge(c, c->tuntil_ns, SIZE_MAX))
+        return c->error;
     if (c->tsamples_unsorted &&
-        !stable_sort_by_time(c->alloc, c->tsamples, c->ntsamples,
-                             sizeof *c->tsamples))
+        !stable_sort_by_time(c->alloc, c->tsamples + c->ntmerged,
+                             c->ntsamples - c->ntmerged, sizeof *c->tsamples))
         return hs__census_nomem(c);
     for (int i = 0; i < HS_LINE_COUNT; i++)
         if (c->lines_unsorted[i] &&

@@ -81,7 +81,10 @@ struct tstack {
 };
 
 /* One time-profile sample: its time first (sorted by census_finish.c's
- * stable sort by time), its stack (tstack_tab index) and capability. */
+ * stable sort by time), its stack (tstack_tab index) and capability. A
+ * live census's old samples are merged (census_tcompact.c): the first
+ * ntmerged records are then (bucket start, stack, cap) with their ticks
+ * in tweights[], every later one is one tick. */
 struct tsample {
     uint64_t time;
     uint32_t stack;
@@ -153,6 +156,10 @@ struct hs_census {
                                   finished */
     size_t ntsamples, cap_tsamples;
     bool tsamples_unsorted;
+    uint64_t *tweights;      /* ticks of the merged records [0, ntmerged) */
+    size_t ntmerged, cap_tweights;
+    uint64_t tbucket_ns;     /* their bucket's width; 0: none merged */
+    uint64_t tuntil_ns;      /* samples before it are merged */
 
     hs_intern undef_tab;     /* undefined cost-centre ids already warned */
 
@@ -195,6 +202,12 @@ struct hs_census {
     size_t nsites;
 };
 
+
+/* The ticks time-profile record i stands for (census_tcompact.c). */
+static inline uint64_t hs__tsample_weight(const hs_census *c, size_t i)
+{
+    return i < c->ntmerged ? c->tweights[i] : 1;
+}
 
 /* --- census.c ---------------------------------------------------------- */
 

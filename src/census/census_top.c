@@ -108,7 +108,8 @@ static int add_stack(hs_top *t, const hs_census *c, size_t no,
     return HS_OK;
 }
 
-/* Time: the ticks of each stack within the window and capability. */
+/* Time: the ticks of each stack within the window and capability (a
+ * merged record's ticks count at its bucket's start). */
 static int time_weights(hs_top *t, const hs_census *c, double *w)
 {
     for (size_t i = 0; i < c->ntsamples; i++) {
@@ -116,8 +117,9 @@ static int time_weights(hs_top *t, const hs_census *c, double *w)
         if (s->time < t->opt.from_ns || s->time > t->opt.to_ns ||
             (t->opt.cap >= 0 && s->cap != (uint32_t)t->opt.cap))
             continue;
-        w[s->stack] += 1;
-        t->samples++;
+        uint64_t ticks = hs__tsample_weight(c, i);
+        w[s->stack] += (double)ticks;
+        t->samples += ticks;
     }
     for (size_t i = 0; i < c->tstack_tab.count; i++) {
         const struct tstack *s = &c->tstacks[i];

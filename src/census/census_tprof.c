@@ -2,7 +2,9 @@
  * The time profile: PROF_SAMPLE_COST_CENTRE stacks with tick counts, in
  * total and per capability, and every sample with its time (16 bytes
  * each: a tick is 1 ms or more per capability, so an hour of one
- * capability costs under 60 MB), for windows and time order.
+ * capability costs under 60 MB), for windows and time order. A live
+ * census bounds that by merging old samples into weighted records
+ * (census_tcompact.c).
  */
 #include "census/census_impl.h"
 
@@ -122,4 +124,19 @@ size_t hs_census_tprof_sample(const hs_census *c, size_t i, uint64_t *time_ns,
     *time_ns = c->tsamples[i].time;
     *cap = c->tsamples[i].cap;
     return c->tsamples[i].stack;
+}
+
+uint64_t hs_census_tprof_sample_weight(const hs_census *c, size_t i)
+{
+    return i < c->ntsamples ? hs__tsample_weight(c, i) : 0;
+}
+
+uint64_t hs_census_tprof_bucket_ns(const hs_census *c)
+{
+    return c->ntmerged ? c->tbucket_ns : 0;
+}
+
+uint64_t hs_census_tprof_merged_until(const hs_census *c)
+{
+    return c->ntmerged ? c->tuntil_ns : 0;
 }

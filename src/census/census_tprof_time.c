@@ -1,6 +1,7 @@
 /*
  * The time profile over time (census_tprof_time.h): every kept sample
- * counted into its interval, per cost centre, self and inherited.
+ * counted into its interval, per cost centre, self and inherited (a
+ * merged record's ticks into the interval of its bucket's start).
  *
  * A plan is made once per stack, not per sample: the stack's column for
  * its self tick and the distinct columns it gives an inherited tick (a
@@ -185,11 +186,12 @@ static void count_samples(const plan *p, hs_tprof_series *s)
             k = K - 1;
         const uint32_t *cols = p->scol + p->soff[t->stack];
         size_t n = p->soff[t->stack + 1] - p->soff[t->stack];
-        s->self[cols[0] * K + k]++;
+        uint64_t w = hs__tsample_weight(p->c, i);
+        s->self[cols[0] * K + k] += w;
         for (size_t j = 1; j < n; j++)
-            s->inherited[cols[j] * K + k]++;
+            s->inherited[cols[j] * K + k] += w;
+        s->samples += w;
     }
-    s->samples = p->c->ntsamples;
 }
 
 int hs__census_tprof_series(const hs_census *c, size_t max_intervals,

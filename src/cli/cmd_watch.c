@@ -207,9 +207,19 @@ static void print_status(watch *w, bool final)
         text_status(w, &m, stdout);
         if (final) {
             fprintf(stdout, " [%s]", w->state);
-            if (m.compacted)
+            const hs_census *c = hs_live_census(w->live);
+            uint64_t tb = hs_census_tprof_bucket_ns(c);
+            if (m.compacted && !tb)
                 fprintf(stdout, " (samples before %.1f s merged into "
                         "buckets of their maxima)", m.compacted_until_ns / 1e9);
+            if (m.compacted && tb)
+                fprintf(stdout, " (before %.1f s %stime-profile ticks counted "
+                        "in %g s buckets: windows there at that precision)",
+                        m.compacted_until_ns / 1e9,
+                        hs_census_sample_count(c)
+                            ? "heap samples merged into buckets of their "
+                              "maxima, "
+                            : "", tb / 1e9);
         }
         fputs(w->tty && !final ? "" : "\n", stdout);
         w->line_open = w->tty && !final;

@@ -113,8 +113,14 @@ int hs_live_render_prometheus(hs_live *l, const hs_live_metrics *m,
     TRY(bands(l, o, m, top_bands));
     TRY(SECONDS(o, "heapscope_merged_before_seconds",
                 "Censuses before this time are merged into buckets of each "
-                "band's maximum (watch --max-samples).", m->compacted,
+                "band's maximum, time-profile ticks into buckets of their "
+                "count (watch --max-samples).", m->compacted,
                 m->compacted_until_ns / 1e9));
+    uint64_t bucket = hs_census_tprof_bucket_ns(hs_live_census(l));
+    TRY(SECONDS(o, "heapscope_tprof_bucket_seconds",
+                "Width of the buckets merged time-profile ticks are counted "
+                "in: time-profile windows before heapscope_merged_before_"
+                "seconds are this precise.", bucket > 0, bucket / 1e9));
     TRY(GAUGE(o, "heapscope_markers", "User markers seen.", true,
               m->markers));
     TRY(COUNTER(o, "heapscope_events_total", "Events read.", true,
@@ -167,9 +173,12 @@ int hs_live_render_status(const hs_live *l, const hs_live_metrics *m,
         TRY(hs_sink_printf(o, ",\"census\":null"));
     }
     TRY(hs_sink_printf(o, ",\"markers\":%zu", m->markers));
+    uint64_t bucket = hs_census_tprof_bucket_ns(hs_live_census(l));
     if (m->compacted)
         TRY(hs_sink_printf(o, ",\"merged_before_s\":%.6f",
                            m->compacted_until_ns / 1e9));
+    if (m->compacted && bucket) /* time-profile windows before it */
+        TRY(hs_sink_printf(o, ",\"tprof_bucket_s\":%.6f", bucket / 1e9));
     if (error && *error) {
         TRY(hs_sink_printf(o, ",\"error\":"));
         TRY(hs_json_cstring(o, error));

@@ -20,6 +20,9 @@
 /* The entry budget of compaction, per sample of max_samples: room for
  * that many bands in every sample before merging starts early. */
 #define ENTRIES_PER_SAMPLE 64
+/* The time profile's budget, per sample of max_samples: at most that
+ * many merged records (24 bytes each) and as many raw samples (16). */
+#define TPROF_RECORDS_PER_SAMPLE 16
 
 struct hs_live {
     hs_allocator alloc_store;
@@ -138,8 +141,31 @@ static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
         if (st < 0)
             return st;
         l->complete_samples = hs_census_sample_count(l->census);
+        /* the time profile's samples merged to the same horizon */
+        if (l->compaction.buckets &&
+            (st = hs__census_tprof_merge(l->census, l->compaction.until_ns,
+                                         l->compact_max *
+                                             TPROF_RECORDS_PER_SAMPLE)) < 0)
+            return st;
     }
     return HS_OK;
+}
+
+/* A time profile grows by a sample a tick per capability whether heap
+ * censuses come or not (a -p run without -h, a long -i): past its budget
+ * of raw samples all but the latest half are merged, the horizon then
+ * the time of the first one kept. */
+static int bound_tprof(hs_live *l, const hs_event *ev)
+{
+    size_t budget = l->compact_max * TPROF_RECORDS_PER_SAMPLE;
+    if (ev->tag != HS_EV_PROF_SAMPLE_COST_CENTRE || !l->compact_max ||
+        hs__census_tprof_raw_count(l->census) < budget)
+        return HS_OK;
+    size_t n = hs_census_tprof_sample_count(l->census);
+    uint64_t t;
+    uint32_t cap;
+    hs_census_tprof_sample(l->census, n - budget / 2, &t, &cap);
+    return hs__census_tprof_merge(l->census, t, budget);
 }
 
 static void note_lines(hs_live *l, const hs_event *ev)
@@ -177,7 +203,8 @@ static int take_event(hs_live *l, const hs_event *ev)
     if ((st = hs_summary_add_event(l->summary, ev)) != HS_OK)
         return fail(l, hs_summary_error(l->summary));
     note_lines(l, ev);
-    if ((st = note_sample_edges(l, ev, false)) != HS_OK) {
+    if ((st = note_sample_edges(l, ev, false)) != HS_OK ||
+        (st = bound_tprof(l, ev)) != HS_OK) {
         hs_error e;
         hs__error_clear(&e);
         hs_error_at at = {ev->offset, ev->index, 0};
@@ -321,7 +348,10 @@ int hs_live_get_metrics(hs_live *l, hs_live_metrics *m)
     m->samples = l->complete_samples;
     top_bands(l, m);
     m->markers = hs_census_marker_count(l->census);
-    m->compacted = l->compaction.buckets > 0;
-    m->compacted_until_ns = l->compaction.until_ns;
+    uint64_t tuntil = hs_census_tprof_merged_until(l->census);
+    m->compacted = l->compaction.buckets > 0 || tuntil;
+    m->compacted_until_ns = l->compaction.until_ns > tuntil
+                                ? l->compaction.until_ns
+                                : tuntil;
     return HS_OK;
 }

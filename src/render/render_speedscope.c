@@ -147,8 +147,8 @@ static int build_frames(struct ss *x)
 }
 
 /* The next run of consecutive samples of one stack from sample *i on, on
- * capability cap (-1: any): its stack in *stack, its length returned (0
- * at the end); *i moves past it. */
+ * capability cap (-1: any): its stack in *stack, its ticks returned (0
+ * at the end: a merged record counts its weight); *i moves past it. */
 static uint64_t next_run(const hs_census *c, int cap, size_t *i,
                          size_t *stack)
 {
@@ -162,7 +162,7 @@ static uint64_t next_run(const hs_census *c, int cap, size_t *i,
         if (w && s != *stack)
             break;
         *stack = s;
-        w++;
+        w += hs_census_tprof_sample_weight(c, *i);
     }
     return w;
 }
