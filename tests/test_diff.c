@@ -23,7 +23,7 @@
 
 /* ---- helpers ------------------------------------------------------- */
 
-static hs_census *census_of(const evw *w)
+static hs_census *diff_census_of(const evw *w)
 {
     hs_census *c = hs_census_new();
     hs_reader *r = hs_reader_new();
@@ -88,7 +88,7 @@ static hs_census *constructed(int which, uint32_t breakdown)
             hd_sample(&w, t, 2, l, (uint64_t[]){50, 7});
     }
     evw_data_end(&w);
-    hs_census *c = census_of(&w);
+    hs_census *c = diff_census_of(&w);
     evw_free(&w);
     return c;
 }
@@ -660,7 +660,7 @@ static void test_saturated_sums(void)
                                     "<Main.sat_s3Ef>"};
     hd_sample(&w, 1, 3, l, (uint64_t[]){UINT64_MAX, 5, 7});
     evw_data_end(&w);
-    hs_census *c = census_of(&w);
+    hs_census *c = diff_census_of(&w);
     evw_free(&w);
     CU_ASSERT_EQUAL_FATAL(hs_census_sample_count(c), 1);
     CU_ASSERT_EQUAL(hs_census_sample_total(c, 0), UINT64_MAX);
@@ -706,7 +706,7 @@ static void test_marker_window(void)
     evw_string_event(&w, HS_EV_USER_MARKER, 4000000000, "x");
     evw_string_event(&w, HS_EV_USER_MARKER, UINT64_MAX, "z");
     evw_data_end(&w);
-    hs_census *c = census_of(&w);
+    hs_census *c = diff_census_of(&w);
     evw_free(&w);
     uint64_t from = 0, to = 0;
     hs_error err;
