@@ -50,7 +50,7 @@ static hs_summary *summarise(const uint8_t *data, size_t len, size_t chunk,
     return s;
 }
 
-static char *render(const hs_summary *s, bool json)
+static char *summary_render(const hs_summary *s, bool json)
 {
     hs_membuf m = {0};
     hs_sink k = hs_membuf_sink(&m);
@@ -237,7 +237,7 @@ static void test_block_orders(void)
             hs_summary *s = summarise(w.data, w.len, chunk, NULL, &fin);
             CU_ASSERT_EQUAL(fin, HS_OK);
             check_whole(hs_summary_get_stats(s));
-            char *t = render(s, false), *j = render(s, true);
+            char *t = summary_render(s, false), *j = summary_render(s, true);
             if (!first_text) {
                 first_text = t;
                 first_json = j;
@@ -343,7 +343,7 @@ static void test_windows(void)
     win.from_marker = "a";
     win.to_marker = "b";
     s = summarise(w.data, w.len, 4096, &win, &fin);
-    char *text = render(s, false), *json = render(s, true);
+    char *text = summary_render(s, false), *json = summary_render(s, true);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "(user marker \"a\" to \"b\")"));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"from_marker\": \"a\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"from_ns\": 50, \"to_ns\": 250"));
@@ -358,7 +358,7 @@ static void test_windows(void)
     win.from_marker = "say \"hi\"";
     win.to_marker = "a\\b";
     s = summarise(w.data, w.len, 4096, &win, &fin);
-    text = render(s, false);
+    text = summary_render(s, false);
     CU_ASSERT_PTR_NOT_NULL(
         strstr(text, "(user marker \"say \\x22hi\\x22\" to \"a\\x5cb\")"));
     free(text);
@@ -445,7 +445,7 @@ static void test_corrupt_alloc_counter(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_warning(s, 0),
                                       "cannot be right"));
         CU_ASSERT_PTR_NULL(hs_summary_warning(s, 1));
-        char *text = render(s, false), *json = render(s, true);
+        char *text = summary_render(s, false), *json = summary_render(s, true);
         CU_ASSERT_PTR_NULL(strstr(text, "9,223,372"));
         if (v == 0) {
             CU_ASSERT_PTR_NOT_NULL(strstr(text,
@@ -533,7 +533,7 @@ static void test_no_gc_events(void)
                     st->has_slop || st->has_heap_size || st->has_pauses ||
                     st->has_work_balance || st->has_sparks);
     CU_ASSERT_EQUAL(st->total_ns, 2000);
-    char *text = render(s, false), *json = render(s, true);
+    char *text = summary_render(s, false), *json = summary_render(s, true);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "no GC statistics can be computed"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "bytes copied during GC (no "
                                         "GC_STATS_GHC events)"));
@@ -570,7 +570,7 @@ static void test_ghc612_no_statistics(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_summary_error(s)->message,
                                   "no GC statistics"));
     CU_ASSERT_PTR_NULL(strstr(hs_summary_error(s)->message, "event class"));
-    char *text = render(s, false);
+    char *text = summary_render(s, false);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "older runtimes"));
     CU_ASSERT_PTR_NULL(strstr(text, "recorded without"));
     CU_ASSERT_EQUAL(hs_summary_get_stats(s)->total_ns, 500);
@@ -646,7 +646,7 @@ static void test_truncated_in_gc(void)
     const hs_summary_stats *st = hs_summary_get_stats(s);
     CU_ASSERT_EQUAL(st->gens[1].collections, 1);
     CU_ASSERT_EQUAL(st->gens[1].timed, 0);
-    char *text = render(s, false);
+    char *text = summary_render(s, false);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "Gen  1         1 colls"));
     free(text);
     hs_summary_free(s);
@@ -844,7 +844,7 @@ static void test_corpus(void)
         CU_ASSERT_EQUAL(fin, HS_OK);
         const hs_summary_stats *st = hs_summary_get_stats(s);
         CU_ASSERT_TRUE(st->has_gc && st->has_allocated && st->has_pauses);
-        char *t = render(s, false);
+        char *t = summary_render(s, false);
         CU_ASSERT_PTR_NOT_NULL(strstr(t, "bytes allocated in the heap"));
         free(t);
         hs_summary_free(s);
