@@ -50,10 +50,158 @@ static const char *const breakdowns[] = {
     NULL, "cost centre", "module", "closure description",
     "type description", "retainer", "biography", "closure type"};
 
-static void stack_text(sbuf *b, uint8_t depth, const uint32_t *stack)
+/*
+ * How `ghc-events show` describes each tag this test checks field by
+ * field, over the fields of the tag's entry in the library's event table
+ * (hs_event_get_desc()): "%N" is field N printed as its kind says (numbers
+ * in decimal, U64_HEX in hexadecimal, a breakdown by name, strings as they
+ * are, a stack as "1, 2, 3", cost-centre flags as " CAF"); "%cN" the
+ * capset type named by field N; "%F" the non-empty FILTER fields, after
+ * " filtered by ", each followed by ", "; "[...]" is shown only when the
+ * optional fields within it are present.
+ */
+static const struct {
+    uint16_t tag;
+    const char *form;
+} shows[] = {
+    {HS_EV_CREATE_THREAD, "creating thread %0"},
+    {HS_EV_RUN_THREAD, "running thread %0"},
+    {HS_EV_THREAD_RUNNABLE, "thread %0 is runnable"},
+    {HS_EV_MIGRATE_THREAD, "migrating thread %0 to cap %1"},
+    {HS_EV_THREAD_WAKEUP, "waking up thread %0 on cap %1"},
+    {HS_EV_GC_START, "starting GC"},
+    {HS_EV_GC_END, "finished GC"},
+    {HS_EV_REQUEST_SEQ_GC, "requesting sequential GC"},
+    {HS_EV_REQUEST_PAR_GC, "requesting parallel GC"},
+    {HS_EV_BLOCK_MARKER, "event block: cap %2, end time: %1\n"},
+    {HS_EV_USER_MSG, "%0"},
+    {HS_EV_LOG_MSG, "%0"},
+    {HS_EV_USER_MARKER, "marker: %0"},
+    {HS_EV_CAPSET_CREATE, "created capset %0 of type %c1"},
+    {HS_EV_CAPSET_DELETE, "deleted capset %0"},
+    {HS_EV_CAPSET_ASSIGN_CAP, "assigned cap %1 to capset %0"},
+    {HS_EV_CAPSET_REMOVE_CAP, "removed cap %1 from capset %0"},
+    {HS_EV_RTS_IDENTIFIER, "capset %0: RTS version \"%1\""},
+    {HS_EV_OSPROCESS_PID, "capset %0: pid %1"},
+    {HS_EV_OSPROCESS_PPID, "capset %0: parent pid %1"},
+    {HS_EV_WALL_CLOCK_TIME, "capset %0: wall clock time %1s %2ns (unix epoch)"},
+    {HS_EV_CAP_CREATE, "created cap %0"},
+    {HS_EV_CAP_DELETE, "deleted cap %0"},
+    {HS_EV_HEAP_ALLOCATED, "allocated on heap capset %0: %1 total bytes till now"},
+    {HS_EV_HEAP_SIZE, "size of heap capset %0: %1 bytes"},
+    {HS_EV_HEAP_LIVE, "live data in heap capset %0: %1 bytes"},
+    {HS_EV_BLOCKS_SIZE, "blocks size of heap capset %0: %1 bytes"},
+    {HS_EV_HEAP_INFO_GHC, "heap stats for heap capset %0: generations %1, %2 "
+     "bytes max heap size, %3 bytes alloc area size, %4 bytes mblock size, "
+     "%5 bytes block size"},
+    {HS_EV_GC_STATS_GHC, "GC stats for heap capset %0: generation %1, %2 bytes "
+     "copied, %3 bytes slop, %4 bytes fragmentation, %5 par threads, %6 bytes "
+     "max par copied, %7 bytes total par copied[, %8 bytes balanced par "
+     "copied]"},
+    {HS_EV_GC_GLOBAL_SYNC, "all caps stopped for GC"},
+    {HS_EV_HEAP_PROF_BEGIN, "start heap profiling %0 at sampling period %1 "
+     "broken down by %2%F"},
+    {HS_EV_HEAP_PROF_COST_CENTRE, "cost centre %0 %1 in %2 at %3%4"},
+    {HS_EV_HEAP_PROF_SAMPLE_BEGIN, "start heap prof sample %0"},
+    {HS_EV_HEAP_PROF_SAMPLE_END, "end prof sample %0"},
+    {HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN, "start heap prof sample %0 at time %1"},
+    {HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE, "heap prof sample %0, residency %1, "
+     "cost centre stack %2"},
+    {HS_EV_HEAP_PROF_SAMPLE_STRING, "heap prof sample %0, residency %1, "
+     "label %2"},
+    {HS_EV_PROF_SAMPLE_COST_CENTRE, "cap no %0, prof sample %1, cost centre "
+     "stack %2"},
+    {HS_EV_PROF_BEGIN, "start time profiling, tick interval %0 (ns)"},
+    {HS_EV_IPE, "Info Table: %0:%2:%1 - %6"},
+};
+
+/* Field i of d: a template naming a field the table does not have is a
+ * mistake in this file. */
+static const hs_field_desc *field(const hs_event_desc *d, char i)
 {
-    for (unsigned i = 0; i < depth; i++)
-        sb_printf(b, "%s%" PRIu32, i ? ", " : "", stack[i]);
+    unsigned n = (unsigned)(i - '0');
+    if (i < '0' || i > '9' || n >= d->nfields) {
+        fprintf(stderr, "corpus_show: tag %u has no field %c\n", d->tag, i);
+        abort();
+    }
+    return &d->fields[n];
+}
+
+static void show_field(const hs_event *e, const hs_field_desc *f, sbuf *b)
+{
+    uint64_t v = hs_event_field_uint(e, f);
+    switch (f->kind) {
+    case HS_FIELD_U64_HEX: sb_printf(b, "%" PRIx64, v); break;
+    case HS_FIELD_BREAKDOWN:
+        sb_printf(b, "%s", v >= 1 && v <= 7 ? breakdowns[v] : "?");
+        break;
+    case HS_FIELD_CC_FLAGS:
+        sb_printf(b, "%s", v & HS_CC_FLAG_CAF ? " CAF" : "");
+        break;
+    case HS_FIELD_TEXT: case HS_FIELD_BINARY: case HS_FIELD_ARGS:
+    case HS_FIELD_CSTR: case HS_FIELD_FILTER: case HS_FIELD_CSTR_REQ:
+        sb_str(b, hs_event_field_str(e, f));
+        break;
+    case HS_FIELD_STACK: {
+        const uint32_t *ids = hs_event_field_stack(e, f);
+        for (uint64_t i = 0; i < v; i++)
+            sb_printf(b, "%s%" PRIu32, i ? ", " : "", ids[i]);
+        break;
+    }
+    default: sb_printf(b, "%" PRIu64, v); break;
+    }
+}
+
+/* " filtered by " and each non-empty FILTER field followed by ", ". */
+static void show_filters(const hs_event *e, const hs_event_desc *d, sbuf *b)
+{
+    bool any = false;
+    for (unsigned i = 0; i < d->nfields; i++) {
+        hs_str f = hs_event_field_str(e, &d->fields[i]);
+        if (d->fields[i].kind != HS_FIELD_FILTER || !f.len)
+            continue;
+        sb_printf(b, "%s", any ? "" : " filtered by ");
+        sb_str(b, f);
+        sb_printf(b, ", ");
+        any = true;
+    }
+}
+
+/* Whether every field named in form[0..n) is present. */
+static bool all_present(const hs_event *e, const hs_event_desc *d,
+                        const char *form, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (form[i] == '%' && form[i + 1] >= '0' && form[i + 1] <= '9' &&
+            !hs_event_field_present(e, field(d, form[i + 1])))
+            return false;
+    return true;
+}
+
+static void show(const hs_event *e, const hs_event_desc *d, const char *form,
+                 sbuf *b)
+{
+    for (const char *p = form; *p; p++) {
+        if (*p == '[') {
+            size_t n = strcspn(p, "]");
+            if (!all_present(e, d, p, n))
+                p += n;
+        } else if (*p == ']') {
+            continue;
+        } else if (*p != '%') {
+            sb_addn(b, p, 1);
+        } else if (p[1] == 'F') {
+            show_filters(e, d, b);
+            p++;
+        } else if (p[1] == 'c') {
+            uint64_t t = hs_event_field_uint(e, field(d, p[2]));
+            sb_printf(b, "%s", capset_types[t < 4 ? t : 0]);
+            p += 2;
+        } else {
+            show_field(e, field(d, p[1]), b);
+            p++;
+        }
+    }
 }
 
 /*
@@ -63,208 +211,19 @@ static void stack_text(sbuf *b, uint8_t depth, const uint32_t *stack)
  */
 bool describe(const hs_event *e, sbuf *b)
 {
-    switch (e->tag) {
-    case HS_EV_CREATE_THREAD: case HS_EV_RUN_THREAD:
-    case HS_EV_THREAD_RUNNABLE: case HS_EV_MIGRATE_THREAD:
-    case HS_EV_THREAD_WAKEUP: case HS_EV_GC_START: case HS_EV_GC_END:
-    case HS_EV_REQUEST_SEQ_GC:
-    case HS_EV_REQUEST_PAR_GC: case HS_EV_LOG_MSG: case HS_EV_BLOCK_MARKER:
-    case HS_EV_USER_MSG: case HS_EV_CAPSET_CREATE: case HS_EV_CAPSET_DELETE:
-    case HS_EV_CAPSET_ASSIGN_CAP: case HS_EV_CAPSET_REMOVE_CAP:
-    case HS_EV_RTS_IDENTIFIER: case HS_EV_OSPROCESS_PID:
-    case HS_EV_OSPROCESS_PPID: case HS_EV_WALL_CLOCK_TIME:
-    case HS_EV_CAP_CREATE: case HS_EV_CAP_DELETE: case HS_EV_HEAP_ALLOCATED:
-    case HS_EV_HEAP_SIZE:
-    case HS_EV_HEAP_LIVE: case HS_EV_HEAP_INFO_GHC: case HS_EV_GC_STATS_GHC:
-    case HS_EV_GC_GLOBAL_SYNC: case HS_EV_USER_MARKER: case HS_EV_BLOCKS_SIZE:
-        break;
-    default:
-        if (e->tag < HS_EV_HEAP_PROF_BEGIN || e->tag > HS_EV_IPE)
-            return false; /* compared by count (or total) only */
-    }
+    size_t i = 0;
+    while (i < sizeof shows / sizeof *shows && shows[i].tag != e->tag)
+        i++;
+    if (i == sizeof shows / sizeof *shows)
+        return false; /* compared by count (or total) only */
     b->len = 0;
     sb_addn(b, "", 0);
-    if (!e->known) {
+    const hs_event_desc *d = hs_event_get_desc(e->tag);
+    if (!e->known || !d) {
         /* a checked tag that the reader could not decode: a mismatch */
         sb_printf(b, "<undecoded tag %u>", e->tag);
         return true;
     }
-    switch (e->tag) {
-    case HS_EV_CREATE_THREAD:
-        sb_printf(b, "creating thread %" PRIu32, e->u.thread.thread);
-        break;
-    case HS_EV_RUN_THREAD:
-        sb_printf(b, "running thread %" PRIu32, e->u.thread.thread);
-        break;
-    case HS_EV_THREAD_RUNNABLE:
-        sb_printf(b, "thread %" PRIu32 " is runnable", e->u.thread.thread);
-        break;
-    case HS_EV_MIGRATE_THREAD:
-        sb_printf(b, "migrating thread %" PRIu32 " to cap %u",
-                  e->u.thread_cap.thread, e->u.thread_cap.cap);
-        break;
-    case HS_EV_THREAD_WAKEUP:
-        sb_printf(b, "waking up thread %" PRIu32 " on cap %u",
-                  e->u.thread_cap.thread, e->u.thread_cap.cap);
-        break;
-    case HS_EV_GC_START: sb_printf(b, "starting GC"); break;
-    case HS_EV_GC_END: sb_printf(b, "finished GC"); break;
-    case HS_EV_REQUEST_SEQ_GC: sb_printf(b, "requesting sequential GC"); break;
-    case HS_EV_REQUEST_PAR_GC: sb_printf(b, "requesting parallel GC"); break;
-    case HS_EV_BLOCK_MARKER:
-        sb_printf(b, "event block: cap %u, end time: %" PRIu64 "\n",
-                  e->u.block.cap, e->u.block.end_time);
-        break;
-    case HS_EV_USER_MSG: case HS_EV_LOG_MSG: sb_str(b, e->u.msg.text); break;
-    case HS_EV_USER_MARKER:
-        sb_printf(b, "marker: "); sb_str(b, e->u.msg.text);
-        break;
-    case HS_EV_CAPSET_CREATE:
-        sb_printf(b, "created capset %" PRIu32 " of type %s",
-                  e->u.capset_create.capset,
-                  capset_types[e->u.capset_create.type < 4
-                               ? e->u.capset_create.type : 0]);
-        break;
-    case HS_EV_CAPSET_DELETE:
-        sb_printf(b, "deleted capset %" PRIu32, e->u.capset_delete.capset);
-        break;
-    case HS_EV_CAPSET_ASSIGN_CAP:
-        sb_printf(b, "assigned cap %u to capset %" PRIu32,
-                  e->u.capset_cap.cap, e->u.capset_cap.capset);
-        break;
-    case HS_EV_CAPSET_REMOVE_CAP:
-        sb_printf(b, "removed cap %u from capset %" PRIu32,
-                  e->u.capset_cap.cap, e->u.capset_cap.capset);
-        break;
-    case HS_EV_RTS_IDENTIFIER:
-        sb_printf(b, "capset %" PRIu32 ": RTS version \"",
-                  e->u.rts_identifier.capset);
-        sb_str(b, e->u.rts_identifier.text);
-        sb_printf(b, "\"");
-        break;
-    case HS_EV_OSPROCESS_PID:
-        sb_printf(b, "capset %" PRIu32 ": pid %" PRIu32, e->u.pid.capset,
-                  e->u.pid.pid);
-        break;
-    case HS_EV_OSPROCESS_PPID:
-        sb_printf(b, "capset %" PRIu32 ": parent pid %" PRIu32,
-                  e->u.pid.capset, e->u.pid.pid);
-        break;
-    case HS_EV_WALL_CLOCK_TIME:
-        sb_printf(b, "capset %" PRIu32 ": wall clock time %" PRIu64 "s %"
-                  PRIu32 "ns (unix epoch)", e->u.wall_clock.capset,
-                  e->u.wall_clock.sec, e->u.wall_clock.nsec);
-        break;
-    case HS_EV_CAP_CREATE: sb_printf(b, "created cap %u", e->u.cap.cap); break;
-    case HS_EV_CAP_DELETE: sb_printf(b, "deleted cap %u", e->u.cap.cap); break;
-    case HS_EV_HEAP_ALLOCATED:
-        sb_printf(b, "allocated on heap capset %" PRIu32 ": %" PRIu64
-                  " total bytes till now", e->u.heap.capset, e->u.heap.bytes);
-        break;
-    case HS_EV_HEAP_SIZE:
-        sb_printf(b, "size of heap capset %" PRIu32 ": %" PRIu64 " bytes",
-                  e->u.heap.capset, e->u.heap.bytes);
-        break;
-    case HS_EV_HEAP_LIVE:
-        sb_printf(b, "live data in heap capset %" PRIu32 ": %" PRIu64
-                  " bytes", e->u.heap.capset, e->u.heap.bytes);
-        break;
-    case HS_EV_BLOCKS_SIZE:
-        sb_printf(b, "blocks size of heap capset %" PRIu32 ": %" PRIu64
-                  " bytes", e->u.heap.capset, e->u.heap.bytes);
-        break;
-    case HS_EV_HEAP_INFO_GHC:
-        sb_printf(b, "heap stats for heap capset %" PRIu32 ": generations %u"
-                  ", %" PRIu64 " bytes max heap size, %" PRIu64 " bytes alloc"
-                  " area size, %" PRIu64 " bytes mblock size, %" PRIu64
-                  " bytes block size", e->u.heap_info.capset,
-                  e->u.heap_info.gens, e->u.heap_info.max_heap,
-                  e->u.heap_info.alloc_area, e->u.heap_info.mblock,
-                  e->u.heap_info.block);
-        break;
-    case HS_EV_GC_STATS_GHC:
-        sb_printf(b, "GC stats for heap capset %" PRIu32 ": generation %u, %"
-                  PRIu64 " bytes copied, %" PRIu64 " bytes slop, %" PRIu64
-                  " bytes fragmentation, %" PRIu32 " par threads, %" PRIu64
-                  " bytes max par copied, %" PRIu64 " bytes total par copied",
-                  e->u.gc_stats.capset, e->u.gc_stats.gen,
-                  e->u.gc_stats.copied, e->u.gc_stats.slop,
-                  e->u.gc_stats.frag, e->u.gc_stats.par_threads,
-                  e->u.gc_stats.par_max_copied, e->u.gc_stats.par_tot_copied);
-        if (e->u.gc_stats.has_balanced)
-            sb_printf(b, ", %" PRIu64 " bytes balanced par copied",
-                      e->u.gc_stats.par_balanced_copied);
-        break;
-    case HS_EV_GC_GLOBAL_SYNC: sb_printf(b, "all caps stopped for GC"); break;
-    case HS_EV_HEAP_PROF_BEGIN: {
-        uint32_t bd = e->u.heap_prof_begin.breakdown;
-        sb_printf(b, "start heap profiling %u at sampling period %" PRIu64
-                  " broken down by %s", e->u.heap_prof_begin.profile,
-                  e->u.heap_prof_begin.period,
-                  bd >= 1 && bd <= 7 ? breakdowns[bd] : "?");
-        bool any = false;
-        for (int i = 0; i < 7; i++) {
-            hs_str f = e->u.heap_prof_begin.filters[i];
-            if (!f.len)
-                continue;
-            sb_printf(b, "%s", any ? "" : " filtered by ");
-            sb_str(b, f);
-            sb_printf(b, ", ");
-            any = true;
-        }
-        break;
-    }
-    case HS_EV_HEAP_PROF_COST_CENTRE:
-        sb_printf(b, "cost centre %" PRIu32 " ", e->u.cost_centre.id);
-        sb_str(b, e->u.cost_centre.label);
-        sb_printf(b, " in ");
-        sb_str(b, e->u.cost_centre.module);
-        sb_printf(b, " at ");
-        sb_str(b, e->u.cost_centre.srcloc);
-        if (e->u.cost_centre.flags & HS_CC_FLAG_CAF)
-            sb_printf(b, " CAF");
-        break;
-    case HS_EV_HEAP_PROF_SAMPLE_BEGIN:
-        sb_printf(b, "start heap prof sample %" PRIu64, e->u.sample.era);
-        break;
-    case HS_EV_HEAP_PROF_SAMPLE_END:
-        sb_printf(b, "end prof sample %" PRIu64, e->u.sample.era);
-        break;
-    case HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        sb_printf(b, "start heap prof sample %" PRIu64 " at time %" PRIu64,
-                  e->u.bio_sample.era, e->u.bio_sample.time);
-        break;
-    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-        sb_printf(b, "heap prof sample %u, residency %" PRIu64
-                  ", cost centre stack ", e->u.ccs_sample.profile,
-                  e->u.ccs_sample.bytes);
-        stack_text(b, e->u.ccs_sample.depth, e->u.ccs_sample.stack);
-        break;
-    case HS_EV_HEAP_PROF_SAMPLE_STRING:
-        sb_printf(b, "heap prof sample %u, residency %" PRIu64 ", label ",
-                  e->u.string_sample.profile, e->u.string_sample.bytes);
-        sb_str(b, e->u.string_sample.label);
-        break;
-    case HS_EV_PROF_SAMPLE_COST_CENTRE:
-        sb_printf(b, "cap no %" PRIu32 ", prof sample %" PRIu64
-                  ", cost centre stack ", e->u.prof_sample.cap,
-                  e->u.prof_sample.tick);
-        stack_text(b, e->u.prof_sample.depth, e->u.prof_sample.stack);
-        break;
-    case HS_EV_PROF_BEGIN:
-        sb_printf(b, "start time profiling, tick interval %" PRIu64 " (ns)",
-                  e->u.prof_begin.tick_interval);
-        break;
-    case HS_EV_IPE:
-        sb_printf(b, "Info Table: %" PRIx64 ":", e->u.ipe.address);
-        sb_str(b, e->u.ipe.closure_desc);
-        sb_printf(b, ":");
-        sb_str(b, e->u.ipe.table_name);
-        sb_printf(b, " - ");
-        sb_str(b, e->u.ipe.srcloc);
-        break;
-    default:
-        return false;
-    }
+    show(e, d, shows[i].form, b);
     return true;
 }
