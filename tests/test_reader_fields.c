@@ -55,51 +55,59 @@ static void test_reader_memory(void)
     fclose(f);
 }
 
-static void test_extra_trailing_fields(void)
+/* Events declared longer than their fields: heap allocated, GC stats, a
+ * sample begin, a string sample and an IPE record with a field after the
+ * ones heapscope knows, then a GC start. */
+static void build_extra_trailing(evw *w)
 {
-    evw w;
-    evw_init(&w);
-    evw_header_begin(&w);
-    evw_declare(&w, 49, 20, "Total heap mem ever allocated (+8)");
-    evw_declare(&w, 53, 66, "GC statistics (+8)");
-    evw_declare(&w, 162, 16, "Start of heap profile sample (+8)");
-    evw_declare(&w, 164, EVW_VAR, "Heap profile string sample");
-    evw_declare(&w, 169, EVW_VAR, "An IPE entry");
-    evw_declare(&w, 9, 0, "Starting GC");
-    evw_header_end(&w);
-    evw_event(&w, 49, 10, 0);
-    evw_u32(&w, 0);
-    evw_u64(&w, 0x0102030405060708ull);
-    evw_u64(&w, 0xffffffffffffffffull);
-    evw_event(&w, 53, 11, 0);
-    evw_u32(&w, 0);
-    evw_u16(&w, 1);
-    evw_u64(&w, 100);
-    evw_u64(&w, 200);
-    evw_u64(&w, 300);
-    evw_u32(&w, 4);
-    evw_u64(&w, 500);
-    evw_u64(&w, 600);
-    evw_u64(&w, 700);
-    evw_u64(&w, 0xdeadbeef);
-    evw_event(&w, 162, 12, 0);
-    evw_u64(&w, 42);
-    evw_u64(&w, 99);
-    size_t s = evw_event(&w, 164, 13, 1);
-    evw_u8(&w, 0);
-    evw_u64(&w, 4096);
-    evw_cstr(&w, "Data.Map.Internal.Bin");
-    evw_u64(&w, 0x4141414141414141ull); /* a future field */
-    evw_event_end(&w, s);
-    s = evw_event(&w, 169, 14, 1);
-    evw_u64(&w, 0x409f78);
+    evw_init(w);
+    evw_header_begin(w);
+    evw_declare(w, 49, 20, "Total heap mem ever allocated (+8)");
+    evw_declare(w, 53, 66, "GC statistics (+8)");
+    evw_declare(w, 162, 16, "Start of heap profile sample (+8)");
+    evw_declare(w, 164, EVW_VAR, "Heap profile string sample");
+    evw_declare(w, 169, EVW_VAR, "An IPE entry");
+    evw_declare(w, 9, 0, "Starting GC");
+    evw_header_end(w);
+    evw_event(w, 49, 10, 0);
+    evw_u32(w, 0);
+    evw_u64(w, 0x0102030405060708ull);
+    evw_u64(w, 0xffffffffffffffffull);
+    evw_event(w, 53, 11, 0);
+    evw_u32(w, 0);
+    evw_u16(w, 1);
+    evw_u64(w, 100);
+    evw_u64(w, 200);
+    evw_u64(w, 300);
+    evw_u32(w, 4);
+    evw_u64(w, 500);
+    evw_u64(w, 600);
+    evw_u64(w, 700);
+    evw_u64(w, 0xdeadbeef);
+    evw_event(w, 162, 12, 0);
+    evw_u64(w, 42);
+    evw_u64(w, 99);
+    size_t s = evw_event(w, 164, 13, 1);
+    evw_u8(w, 0);
+    evw_u64(w, 4096);
+    evw_cstr(w, "Data.Map.Internal.Bin");
+    evw_u64(w, 0x4141414141414141ull); /* a future field */
+    evw_event_end(w, s);
+    s = evw_event(w, 169, 14, 1);
+    evw_u64(w, 0x409f78);
     const char *f[7] = {"sat_s154_info", "21", "Int", "main",
                         "Main", "Test.hs:5:1-30", "future"};
     for (int i = 0; i < 7; i++)
-        evw_cstr(&w, f[i]);
-    evw_event_end(&w, s);
-    evw_event(&w, 9, 15, 0);
-    evw_data_end(&w);
+        evw_cstr(w, f[i]);
+    evw_event_end(w, s);
+    evw_event(w, 9, 15, 0);
+    evw_data_end(w);
+}
+
+static void test_extra_trailing_fields(void)
+{
+    evw w;
+    build_extra_trailing(&w);
 
     hs_reader *r = hs_reader_new();
     hs_event ev;
@@ -212,38 +220,46 @@ static void test_decode_only(void)
     evw_free(&w);
 }
 
+/* One event of each layout the decoded-fields test reads back: RTS id,
+ * program arguments, wall clock, heap info, a cost centre, a -hc sample,
+ * a -hb sample begin, a marker, a thread wakeup. */
+static void build_decoded(evw *w)
+{
+    evw_start_ghc92(w);
+    size_t s = evw_event(w, 29, 1, 1);
+    evw_u32(w, 1);
+    evw_bytes(w, "GHC-9.0.2 rts_p", 15);
+    evw_event_end(w, s);
+    s = evw_event(w, 30, 2, 1);
+    evw_u32(w, 0);
+    evw_bytes(w, "./leak\0+RTS\0-hc\0", 16);
+    evw_event_end(w, s);
+    evw_event(w, 43, 3, 0);
+    evw_u32(w, 1);
+    evw_u64(w, 1700000000);
+    evw_u32(w, 123456789);
+    evw_event(w, 52, 4, 0);
+    evw_u32(w, 0);
+    evw_u16(w, 2);
+    evw_u64(w, 0);
+    evw_u64(w, 1048576);
+    evw_u64(w, 1048576);
+    evw_u64(w, 4096);
+    evw_cost_centre(w, 5, 77, "go", "Main", "leak.hs:3:1-9", 1);
+    uint32_t stack[3] = {77, 5, 1};
+    evw_sample_ccs(w, 6, 8192, 3, stack);
+    evw_bio_sample_begin(w, 7, 3, 123456);
+    evw_string_event(w, 58, 8, "phase \"two\"");
+    evw_event(w, 8, 9, 0);
+    evw_u32(w, 12);
+    evw_u16(w, 1);
+    evw_data_end(w);
+}
+
 static void test_decoded_fields(void)
 {
     evw w;
-    evw_start_ghc92(&w);
-    size_t s = evw_event(&w, 29, 1, 1);
-    evw_u32(&w, 1);
-    evw_bytes(&w, "GHC-9.0.2 rts_p", 15);
-    evw_event_end(&w, s);
-    s = evw_event(&w, 30, 2, 1);
-    evw_u32(&w, 0);
-    evw_bytes(&w, "./leak\0+RTS\0-hc\0", 16);
-    evw_event_end(&w, s);
-    evw_event(&w, 43, 3, 0);
-    evw_u32(&w, 1);
-    evw_u64(&w, 1700000000);
-    evw_u32(&w, 123456789);
-    evw_event(&w, 52, 4, 0);
-    evw_u32(&w, 0);
-    evw_u16(&w, 2);
-    evw_u64(&w, 0);
-    evw_u64(&w, 1048576);
-    evw_u64(&w, 1048576);
-    evw_u64(&w, 4096);
-    evw_cost_centre(&w, 5, 77, "go", "Main", "leak.hs:3:1-9", 1);
-    uint32_t stack[3] = {77, 5, 1};
-    evw_sample_ccs(&w, 6, 8192, 3, stack);
-    evw_bio_sample_begin(&w, 7, 3, 123456);
-    evw_string_event(&w, 58, 8, "phase \"two\"");
-    evw_event(&w, 8, 9, 0);
-    evw_u32(&w, 12);
-    evw_u16(&w, 1);
-    evw_data_end(&w);
+    build_decoded(&w);
 
     hs_reader *r = hs_reader_new();
     hs_event ev;
