@@ -221,11 +221,10 @@ static void test_block_orders(void)
     free(first_json);
 }
 
-static void test_windows(void)
+/* Windows by time: [0, 200) holds cap 0's minor collection only; [200,
+ * end] the rest. */
+static void windows_by_time(const evw *w)
 {
-    static const int order[3] = {1, 2, 0};
-    evw w;
-    build_log(&w, order);
     int fin;
     /* [0, 200): cap 0's minor collection only */
     hs_summary_window win;
@@ -234,7 +233,7 @@ static void test_windows(void)
     win.to_ns = 199;
     win.from_marker = NULL;
     win.to_marker = NULL;
-    hs_summary *s = summarise(w.data, w.len, 4096, &win, &fin);
+    hs_summary *s = summarise(w->data, w->len, 4096, &win, &fin);
     const hs_summary_stats *st = hs_summary_get_stats(s);
     CU_ASSERT_TRUE(st->windowed);
     CU_ASSERT_EQUAL(st->gens[0].collections, 1);
@@ -253,7 +252,7 @@ static void test_windows(void)
     win.to_ns = UINT64_MAX;
     win.from_marker = NULL;
     win.to_marker = NULL;
-    s = summarise(w.data, w.len, 7, &win, &fin);
+    s = summarise(w->data, w->len, 7, &win, &fin);
     st = hs_summary_get_stats(s);
     CU_ASSERT_EQUAL(st->gens[0].collections, 1);
     CU_ASSERT_EQUAL(st->gens[1].collections, 1);
@@ -262,9 +261,13 @@ static void test_windows(void)
     CU_ASSERT_EQUAL(st->total_ns, 210);
     CU_ASSERT_EQUAL(st->max_slop_bytes, 90);
     hs_summary_free(s);
+}
 
-    /* markers: resolution after a first pass */
-    s = summarise(w.data, w.len, 4096, NULL, &fin);
+/* The markers, and windows between them resolved after a first pass. */
+static void windows_by_marker(const evw *w)
+{
+    int fin;
+    hs_summary *s = summarise(w->data, w->len, 4096, NULL, &fin);
     CU_ASSERT_EQUAL_FATAL(hs_summary_marker_count(s), 2);
     uint64_t count, first;
     hs_str m = hs_summary_marker(s, 0, &count, &first);
@@ -293,14 +296,20 @@ static void test_windows(void)
                                              (hs_str){"b\0", 2}, &f, &t, NULL),
                     HS_ERR_NO_DATA); /* names match exactly, bytes and all */
     hs_summary_free(s);
+}
 
+/* A window labelled by markers says so, its labels quoted. */
+static void windows_labelled(const evw *w)
+{
+    int fin;
+    hs_summary_window win;
     /* a window labelled by markers says so */
     hs_summary_window_init(&win);
     win.from_ns = 50;
     win.to_ns = 250;
     win.from_marker = "a";
     win.to_marker = "b";
-    s = summarise(w.data, w.len, 4096, &win, &fin);
+    hs_summary *s = summarise(w->data, w->len, 4096, &win, &fin);
     char *text = summary_render(s, false), *json = summary_render(s, true);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "(user marker \"a\" to \"b\")"));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"from_marker\": \"a\""));
@@ -315,12 +324,22 @@ static void test_windows(void)
     win.to_ns = 250;
     win.from_marker = "say \"hi\"";
     win.to_marker = "a\\b";
-    s = summarise(w.data, w.len, 4096, &win, &fin);
+    s = summarise(w->data, w->len, 4096, &win, &fin);
     text = summary_render(s, false);
     CU_ASSERT_PTR_NOT_NULL(
         strstr(text, "(user marker \"say \\x22hi\\x22\" to \"a\\x5cb\")"));
     free(text);
     hs_summary_free(s);
+}
+
+static void test_windows(void)
+{
+    static const int order[3] = {1, 2, 0};
+    evw w;
+    build_log(&w, order);
+    windows_by_time(&w);
+    windows_by_marker(&w);
+    windows_labelled(&w);
     evw_free(&w);
 }
 
