@@ -104,6 +104,58 @@ static uint64_t num_before(const char *text, const char *what, bool *found)
     return v;
 }
 
+/* Each generation's line of +RTS -s against the summary's; the number
+ * of differences. */
+static int check_gens(const char *text, const hs_summary_stats *st)
+{
+    int bad = 0;
+    for (uint32_t g = 0; g < st->n_gens; g++) {
+        char key[32];
+        snprintf(key, sizeof key, "  Gen %2u ", g);
+        const char *p = strstr(text, key);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        unsigned colls = 0, par = 0;
+        double cpu, el, avg, max;
+        CU_ASSERT_EQUAL(sscanf(p + strlen(key), "%u colls, %u par %lfs "
+                               "%lfs %lfs %lfs", &colls, &par, &cpu, &el,
+                               &avg, &max), 6);
+        CU_ASSERT_EQUAL(colls, st->gens[g].collections);
+        CU_ASSERT_EQUAL(par, st->gens[g].par_collections);
+        /* printed to 3 and 4 decimals from the same nanoseconds */
+        CU_ASSERT_DOUBLE_EQUAL(el, st->gens[g].elapsed_ns / 1e9, 0.0005);
+        CU_ASSERT_DOUBLE_EQUAL(max, st->gens[g].max_pause_ns / 1e9, 0.00005);
+        if (colls != st->gens[g].collections || par !=
+            st->gens[g].par_collections)
+            bad++;
+    }
+    return bad;
+}
+
+/* The nonmoving collector's syncs (markers-nonmoving) against the
+ * summary's; the number of differences. */
+static int check_nonmoving_syncs(const char *text,
+                                 const hs_summary_stats *st)
+{
+    int bad = 0;
+    const char *p = strstr(text, " syncs, ");
+    CU_ASSERT_EQUAL(st->has_nonmoving_syncs, p != NULL);
+    if (p) {
+        while (p > text && p[-1] != '\n')
+            p--;
+        unsigned gen = 0, n = 0;
+        double el = 0, avg = 0, max = 0;
+        CU_ASSERT_EQUAL(sscanf(p, "  Gen %u %u syncs, %lfs %lfs %lfs", &gen,
+                               &n, &el, &avg, &max), 5);
+        CU_ASSERT_EQUAL(gen + 1, st->n_gens);
+        CU_ASSERT_EQUAL(n, st->major_gcs);
+        CU_ASSERT_DOUBLE_EQUAL(el, st->nonmoving_sync_ns / 1e9, 0.0005);
+        CU_ASSERT_DOUBLE_EQUAL(max, st->nonmoving_sync_max_ns / 1e9, 0.00005);
+        if (fabs(el - st->nonmoving_sync_ns / 1e9) > 0.0005)
+            bad++;
+    }
+    return bad;
+}
+
 static void check_sample(const char *dir, const char *name)
 {
     char path[4096 + 512];
@@ -142,42 +194,8 @@ static void check_sample(const char *dir, const char *name)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_EQUAL(strtoull(p + strlen("bytes maximum residency ("), NULL,
                              10), st->major_gcs);
-    for (uint32_t g = 0; g < st->n_gens; g++) {
-        char key[32];
-        snprintf(key, sizeof key, "  Gen %2u ", g);
-        p = strstr(text, key);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-        unsigned colls = 0, par = 0;
-        double cpu, el, avg, max;
-        CU_ASSERT_EQUAL(sscanf(p + strlen(key), "%u colls, %u par %lfs "
-                               "%lfs %lfs %lfs", &colls, &par, &cpu, &el,
-                               &avg, &max), 6);
-        CU_ASSERT_EQUAL(colls, st->gens[g].collections);
-        CU_ASSERT_EQUAL(par, st->gens[g].par_collections);
-        /* printed to 3 and 4 decimals from the same nanoseconds */
-        CU_ASSERT_DOUBLE_EQUAL(el, st->gens[g].elapsed_ns / 1e9, 0.0005);
-        CU_ASSERT_DOUBLE_EQUAL(max, st->gens[g].max_pause_ns / 1e9, 0.00005);
-        if (colls != st->gens[g].collections || par !=
-            st->gens[g].par_collections)
-            bad++;
-    }
-    /* the nonmoving collector's syncs (markers-nonmoving) */
-    p = strstr(text, " syncs, ");
-    CU_ASSERT_EQUAL(st->has_nonmoving_syncs, p != NULL);
-    if (p) {
-        while (p > text && p[-1] != '\n')
-            p--;
-        unsigned gen = 0, n = 0;
-        double el = 0, avg = 0, max = 0;
-        CU_ASSERT_EQUAL(sscanf(p, "  Gen %u %u syncs, %lfs %lfs %lfs", &gen,
-                               &n, &el, &avg, &max), 5);
-        CU_ASSERT_EQUAL(gen + 1, st->n_gens);
-        CU_ASSERT_EQUAL(n, st->major_gcs);
-        CU_ASSERT_DOUBLE_EQUAL(el, st->nonmoving_sync_ns / 1e9, 0.0005);
-        CU_ASSERT_DOUBLE_EQUAL(max, st->nonmoving_sync_max_ns / 1e9, 0.00005);
-        if (fabs(el - st->nonmoving_sync_ns / 1e9) > 0.0005)
-            bad++;
-    }
+    bad += check_gens(text, st);
+    bad += check_nonmoving_syncs(text, st);
     p = strstr(text, "Parallel GC work balance: ");
     if (p) {
         double wb = strtod(p + strlen("Parallel GC work balance: "), NULL);
