@@ -58,10 +58,9 @@ static void test_normalize_rule(void)
     CU_ASSERT_STRING_EQUAL(small, "<Mai");
 }
 
-static void test_constructed(void)
+/* Normalised: the three sat bands are one, the figures by hand. */
+static void constructed_normalised(const hs_census *a, const hs_census *b)
 {
-    hs_census *a = constructed(0, HS_BREAKDOWN_CLOSURE_DESCR);
-    hs_census *b = constructed(1, HS_BREAKDOWN_CLOSURE_DESCR);
     hs_diff_options o;
     hs_diff_options_init(&o);
     o.normalize = true;
@@ -109,8 +108,14 @@ static void test_constructed(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(txt, "new  fresh"));
     free(txt);
     hs_diff_free(d);
+}
 
-    /* without normalising the three sat bands stay apart */
+/* Without normalising the three sat bands stay apart. */
+static void constructed_apart(const hs_census *a, const hs_census *b)
+{
+    hs_diff_options o;
+    hs_diff_options_init(&o);
+    hs_diff *d;
     o.normalize = false;
     CU_ASSERT_EQUAL_FATAL(hs_diff_new(a, b, &o, NULL, &d, NULL), HS_OK);
     CU_ASSERT_EQUAL(hs_diff_band_count(d), 5);
@@ -118,13 +123,19 @@ static void test_constructed(void)
     CU_ASSERT_EQUAL(find_band(d, "<Main.sat_s9Zz>")->status, HS_DIFF_NEW);
     CU_ASSERT_EQUAL(find_band(d, "<Main.sat_s1Ab>")->status, HS_DIFF_GONE);
     hs_diff_free(d);
+}
 
-    /* a window: samples at 2 and 3 s only, weights 0.5, 0.5 */
+/* A window: samples at 2 and 3 s only, weights 0.5, 0.5. */
+static void constructed_window(const hs_census *a, const hs_census *b)
+{
+    hs_diff_options o;
+    hs_diff_options_init(&o);
+    hs_diff *d;
     o.normalize = true;
     o.from_ns[0] = o.from_ns[1] = 2000000000u;
     o.order = HS_DIFF_BY_PEAK;
     CU_ASSERT_EQUAL_FATAL(hs_diff_new(a, b, &o, NULL, &d, NULL), HS_OK);
-    sat = find_band(d, "<Main.sat>");
+    const hs_diff_band *sat = find_band(d, "<Main.sat>");
     CU_ASSERT_DOUBLE_EQUAL(sat->byte_seconds[0], 105 + 155, 1e-9);
     CU_ASSERT_EQUAL(hs_diff_get_run(d, 0)->samples, 2);
     CU_ASSERT_TRUE(hs_diff_get_run(d, 0)->windowed);
@@ -140,6 +151,15 @@ static void test_constructed(void)
     /* gone_band is not in the window of the before run: new or absent */
     CU_ASSERT_PTR_NULL(find_band(d, "gone_band"));
     hs_diff_free(d);
+}
+
+static void test_constructed(void)
+{
+    hs_census *a = constructed(0, HS_BREAKDOWN_CLOSURE_DESCR);
+    hs_census *b = constructed(1, HS_BREAKDOWN_CLOSURE_DESCR);
+    constructed_normalised(a, b);
+    constructed_apart(a, b);
+    constructed_window(a, b);
     hs_census_free(a);
     hs_census_free(b);
 }
