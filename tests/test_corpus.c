@@ -147,6 +147,49 @@ static void decoded_free(decoded *d)
 
 /* ---- samples against their .counts --------------------------------- */
 
+/* Reads a .counts file ("TAG COUNT" lines) into want[] (zeroed first),
+ * their sum and whether tag 18 is counted; closes f; the lines read. */
+static int read_counts(FILE *f, uint64_t *want, uint64_t *want_total,
+                       bool *has18)
+{
+    memset(want, 0, NTAGS * sizeof *want);
+    unsigned tag;
+    unsigned long long cnt;
+    int lines_read = 0;
+    while (fscanf(f, "%u %llu", &tag, &cnt) == 2 && tag < NTAGS) {
+        want[tag] = cnt;
+        *want_total += cnt;
+        *has18 |= tag == HS_EV_BLOCK_MARKER;
+        lines_read++;
+    }
+    CU_ASSERT(feof(f));
+    fclose(f);
+    return lines_read;
+}
+
+/* The reader's per-tag counts and total against a .counts file's, tag 18
+ * left out when the file does not count it. */
+static void compare_counts(const char *name, const decoded *d,
+                           const uint64_t *want, uint64_t want_total,
+                           bool has18)
+{
+    uint64_t ours_total = d->total - (has18 ? 0 : d->counts[18]);
+    unsigned bad = 0;
+    for (unsigned t = 0; t < NTAGS; t++) {
+        if (t == 18 && !has18)
+            continue;
+        if (d->counts[t] != want[t]) {
+            if (bad++ < 5)
+                fprintf(stderr, "\n  %s: tag %u: heapscope %llu, "
+                        "ghc-events %llu\n", name, t,
+                        (unsigned long long)d->counts[t],
+                        (unsigned long long)want[t]);
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(ours_total, want_total);
+}
+
 static void test_samples(void)
 {
     char dir[4096];
@@ -177,21 +220,9 @@ static void test_samples(void)
             continue;
         }
         static uint64_t want[NTAGS];
-        memset(want, 0, sizeof want);
-        unsigned tag;
-        unsigned long long cnt;
         uint64_t want_total = 0;
-        int lines_read = 0;
         bool has18 = false;
-        while (fscanf(f, "%u %llu", &tag, &cnt) == 2 && tag < NTAGS) {
-            want[tag] = cnt;
-            want_total += cnt;
-            has18 |= tag == HS_EV_BLOCK_MARKER;
-            lines_read++;
-        }
-        CU_ASSERT(feof(f));
-        fclose(f);
-        CU_ASSERT(lines_read > 5);
+        CU_ASSERT(read_counts(f, want, &want_total, &has18) > 5);
         /*
          * ghc-events 0.17 does not return block markers as events (its
          * parser consumes them to assign capabilities; samples/README.md),
@@ -204,21 +235,7 @@ static void test_samples(void)
             counts_have_blocks = true;
         else
             counts_lack_blocks = true;
-        uint64_t ours_total = d->total - (has18 ? 0 : d->counts[18]);
-        unsigned bad = 0;
-        for (unsigned t = 0; t < NTAGS; t++) {
-            if (t == 18 && !has18)
-                continue;
-            if (d->counts[t] != want[t]) {
-                if (bad++ < 5)
-                    fprintf(stderr, "\n  %s: tag %u: heapscope %llu, "
-                            "ghc-events %llu\n", names[i], t,
-                            (unsigned long long)d->counts[t],
-                            (unsigned long long)want[t]);
-            }
-        }
-        CU_ASSERT_EQUAL(bad, 0);
-        CU_ASSERT_EQUAL(ours_total, want_total);
+        compare_counts(names[i], d, want, want_total, has18);
         decoded_free(d);
     }
     if (counts_lack_blocks)
@@ -384,24 +401,11 @@ static int cmp_line(const void *a, const void *b)
 /* Dump lines compared field by field, for the summary. */
 static size_t compared_lines;
 
-/*
- * Compares one corpus log with its dump. Returns the number of problems
- * (each printed).
- */
-static unsigned check_against_reference(const char *name, decoded *d,
-                                        lines *ref)
+/* Messages are printed bare, so a dump line that has no other form is a
+ * message when the reader has one with the same time, cap and text: it
+ * takes that message's tag. Sorts the reader's described lines. */
+static void tag_messages(decoded *d, lines *ref)
 {
-    unsigned bad = 0;
-    static uint64_t ref_counts[NTAGS];
-    memset(ref_counts, 0, sizeof ref_counts);
-    static bool checked[NTAGS];
-    memset(checked, 0, sizeof checked);
-    for (size_t i = 0; i < NFORMS; i++)
-        checked[forms[i].tag] = true;
-
-    /* Messages are printed bare, so a dump line that has no other form
-     * is a message when the reader has one with the same time, cap and
-     * text: it takes that message's tag. */
     qsort(d->described.v, d->described.n, sizeof *d->described.v, cmp_line);
     for (size_t i = 0; i < ref->n; i++) {
         line *l = &ref->v[i];
@@ -416,6 +420,20 @@ static unsigned check_against_reference(const char *name, decoded *d,
             }
         }
     }
+}
+
+/* The per-tag counts of the tags with a form (and messages), and the
+ * total, against the dump's; the number of problems (each printed). */
+static unsigned compare_tag_counts(const char *name, const decoded *d,
+                                   const lines *ref)
+{
+    unsigned bad = 0;
+    static uint64_t ref_counts[NTAGS];
+    memset(ref_counts, 0, sizeof ref_counts);
+    static bool checked[NTAGS];
+    memset(checked, 0, sizeof checked);
+    for (size_t i = 0; i < NFORMS; i++)
+        checked[forms[i].tag] = true;
     checked[16] = checked[19] = true;
 
     for (size_t i = 0; i < ref->n; i++)
@@ -437,9 +455,16 @@ static unsigned check_against_reference(const char *name, decoded *d,
         fprintf(stderr, "\n  %s: %llu events, ghc-events %zu\n", name,
                 (unsigned long long)d->total, ref->n);
     }
+    return bad;
+}
 
-    /* Field by field: every dump line of a described tag is one of the
-     * reader's events printed the same way, and the other way round. */
+/* Field by field: every dump line of a described tag is one of the
+ * reader's events printed the same way, and the other way round (the
+ * reader's lines sorted). The number of problems (each printed). */
+static unsigned compare_lines(const char *name, const decoded *d,
+                              const lines *ref)
+{
+    unsigned bad = 0;
     static bool has_desc[NTAGS];
     memset(has_desc, 0, sizeof has_desc);
     for (size_t k = 0; k < d->described.n; k++)
@@ -471,6 +496,18 @@ static unsigned check_against_reference(const char *name, decoded *d,
     compared_lines += want.n;
     lines_free(&want);
     return bad;
+}
+
+/*
+ * Compares one corpus log with its dump. Returns the number of problems
+ * (each printed).
+ */
+static unsigned check_against_reference(const char *name, decoded *d,
+                                        lines *ref)
+{
+    tag_messages(d, ref);
+    unsigned bad = compare_tag_counts(name, d, ref);
+    return bad + compare_lines(name, d, ref);
 }
 
 static void test_corpus(void)
