@@ -1,10 +1,10 @@
 /*
  * Tests of the census model: hand-built logs (tests/evwriter) for every
  * breakdown rule (-hc naming and -L, undefined cost centres, -hb placement,
- * -hi resolution, GHC 8.4 logs without SAMPLE_END, several
- * HEAP_PROF_BEGIN, zero-byte and repeated bands, the time profile), the
- * same log through a pipe a byte at a time, and the corpus logs when they
- * are present.
+ * -hi resolution, several HEAP_PROF_BEGIN, zero-byte and repeated bands,
+ * band groups, the time profile). Cut logs are in test_census_cut.c; the
+ * census's input (a pipe, decoding only its tags, memory, the corpus) in
+ * test_census_input.c.
  */
 #include <heapscope/heapscope.h>
 

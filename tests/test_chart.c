@@ -4,8 +4,8 @@
  * filters and stacking orders, colours that follow band names, peaks kept
  * through the per-column reduction of 100,000 samples, labels that are
  * long or Japanese, a lone sample, no samples, failing sinks and bad
- * options; the heap lines' own panel (bands fill their panel's height,
- * read back from the PNG's pixels) and the memory a 10 MB band name costs.
+ * options. The heap lines' panel, a 10 MB name's memory and threads are
+ * in test_chart_draw.c.
  */
 #include <heapscope/heapscope.h>
 

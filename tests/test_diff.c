@@ -3,9 +3,10 @@
  * worked out by hand (normalising, summing bands that become equal, new
  * and gone, windows); a run against itself; the samples' two runs against
  * the census's own band statistics; an eventlog against the runtime's .hp
- * of the same run; the normalising rule on real GHC names; refusals; a
- * failing allocator at every allocation; the folded form against
- * `folded` of each run.
+ * of the same run; the normalising rule on real GHC names; refusals; the
+ * folded form against `folded` of each run. Edges (empty runs, saturation,
+ * markers, the chart, a failing allocator) are in test_diff_edges.c,
+ * --fail-if in test_diff_limits.c.
  */
 #include <heapscope/heapscope.h>
 

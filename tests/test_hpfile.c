@@ -2,8 +2,9 @@
  * Tests of .hp files: the renderer against the runtime's own .hp of the
  * same run for every sample in samples/ (keys and bytes per sample), hp2ps
  * on the output when it is installed, the .hp reader (round trips byte for
- * byte, MARK lines, pipes, truncation) and malformed files, each with the
- * line number and what was expected.
+ * byte, MARK lines, pipes) and malformed files, each with the line number
+ * and what was expected. Chunks, order, memory and names are in
+ * test_hpfile_exact.c.
  */
 #include "evwriter.h"
 #include "hp_load.h"

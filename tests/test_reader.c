@@ -1,8 +1,9 @@
 /*
- * Tests of the streaming eventlog reader: chunk-size independence, logs cut
- * at every byte, and hand-built logs (tests/evwriter) for every framing rule
- * and every documented error, each checked with its code, byte offset and
- * event index.
+ * Tests of the streaming eventlog reader on real logs: chunk-size
+ * independence, hs_read_fd on a pipe, logs cut at every byte and
+ * truncated logs. The framing rules and documented errors are in
+ * test_reader_errors.c, the layouts in test_reader_layouts.c, the decoded
+ * fields in test_reader_fields.c.
  */
 #include <heapscope/heapscope.h>
 

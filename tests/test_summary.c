@@ -1,9 +1,8 @@
 /*
- * Tests of the +RTS -s summary: hand-built logs (tests/evwriter) for pause
+ * Tests of the +RTS -s summary on hand-built logs (tests/evwriter): pause
  * pairing, independence from the interleaving of capability blocks,
- * windows, markers, logs without GC events and old layouts; then every
- * sample in samples/ against the runtime's own +RTS -s figures, and the
- * corpus logs.
+ * windows, markers, logs without GC events and old layouts. Real logs
+ * (samples/ against +RTS -s, the corpus) are in test_summary_logs.c.
  */
 #include <heapscope/heapscope.h>
 
