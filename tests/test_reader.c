@@ -23,7 +23,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A minimal header declaring the GHC 9.2 types. */
 /* ---- real logs: chunk sizes ---------------------------------------- */
 
 struct real_log {
