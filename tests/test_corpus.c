@@ -12,6 +12,7 @@
  *     field, printed the way ghc-events prints it) must be found among the
  *     reader's events.
  */
+#include "corpus_show.h"
 #include "testutil.h"
 #include <heapscope/heapscope.h>
 
@@ -64,43 +65,6 @@ static size_t list_dir(const char *dir, const char *suffix, char ***out)
     return n;
 }
 
-/* ---- growable strings ---------------------------------------------- */
-
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-} sbuf;
-
-static void sb_addn(sbuf *b, const char *p, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        b->cap = (b->len + n + 1) * 2;
-        b->s = realloc(b->s, b->cap);
-        if (!b->s)
-            abort();
-    }
-    memcpy(b->s + b->len, p, n);
-    b->len += n;
-    b->s[b->len] = 0;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n >= (int)sizeof tmp)
-        n = sizeof tmp - 1;
-    sb_addn(b, tmp, (size_t)n);
-}
-
-static void sb_str(sbuf *b, hs_str s) { sb_addn(b, s.ptr, s.len); }
-
 /* ---- the reader's side --------------------------------------------- */
 
 typedef struct line {
@@ -136,232 +100,6 @@ static void lines_free(lines *l)
         free(l->v[i].text);
     free(l->v);
     memset(l, 0, sizeof *l);
-}
-
-static const char *const capset_types[] = {"CapsetUnknown", "CapsetCustom",
-                                           "CapsetOsProcess",
-                                           "CapsetClockDomain"};
-static const char *const breakdowns[] = {
-    NULL, "cost centre", "module", "closure description",
-    "type description", "retainer", "biography", "closure type"};
-
-static void stack_text(sbuf *b, uint8_t depth, const uint32_t *stack)
-{
-    for (unsigned i = 0; i < depth; i++)
-        sb_printf(b, "%s%" PRIu32, i ? ", " : "", stack[i]);
-}
-
-/*
- * The event described as `ghc-events show` describes it, for the tags this
- * test checks field by field; false for other tags. Every number and
- * string of the description comes from the reader's decoded fields.
- */
-static bool describe(const hs_event *e, sbuf *b)
-{
-    switch (e->tag) {
-    case HS_EV_CREATE_THREAD: case HS_EV_RUN_THREAD:
-    case HS_EV_THREAD_RUNNABLE: case HS_EV_MIGRATE_THREAD:
-    case HS_EV_THREAD_WAKEUP: case HS_EV_GC_START: case HS_EV_GC_END:
-    case HS_EV_REQUEST_SEQ_GC:
-    case HS_EV_REQUEST_PAR_GC: case HS_EV_LOG_MSG: case HS_EV_BLOCK_MARKER:
-    case HS_EV_USER_MSG: case HS_EV_CAPSET_CREATE: case HS_EV_CAPSET_DELETE:
-    case HS_EV_CAPSET_ASSIGN_CAP: case HS_EV_CAPSET_REMOVE_CAP:
-    case HS_EV_RTS_IDENTIFIER: case HS_EV_OSPROCESS_PID:
-    case HS_EV_OSPROCESS_PPID: case HS_EV_WALL_CLOCK_TIME:
-    case HS_EV_CAP_CREATE: case HS_EV_CAP_DELETE: case HS_EV_HEAP_ALLOCATED:
-    case HS_EV_HEAP_SIZE:
-    case HS_EV_HEAP_LIVE: case HS_EV_HEAP_INFO_GHC: case HS_EV_GC_STATS_GHC:
-    case HS_EV_GC_GLOBAL_SYNC: case HS_EV_USER_MARKER: case HS_EV_BLOCKS_SIZE:
-        break;
-    default:
-        if (e->tag < HS_EV_HEAP_PROF_BEGIN || e->tag > HS_EV_IPE)
-            return false; /* compared by count (or total) only */
-    }
-    b->len = 0;
-    sb_addn(b, "", 0);
-    if (!e->known) {
-        /* a checked tag that the reader could not decode: a mismatch */
-        sb_printf(b, "<undecoded tag %u>", e->tag);
-        return true;
-    }
-    switch (e->tag) {
-    case HS_EV_CREATE_THREAD:
-        sb_printf(b, "creating thread %" PRIu32, e->u.thread.thread);
-        break;
-    case HS_EV_RUN_THREAD:
-        sb_printf(b, "running thread %" PRIu32, e->u.thread.thread);
-        break;
-    case HS_EV_THREAD_RUNNABLE:
-        sb_printf(b, "thread %" PRIu32 " is runnable", e->u.thread.thread);
-        break;
-    case HS_EV_MIGRATE_THREAD:
-        sb_printf(b, "migrating thread %" PRIu32 " to cap %u",
-                  e->u.thread_cap.thread, e->u.thread_cap.cap);
-        break;
-    case HS_EV_THREAD_WAKEUP:
-        sb_printf(b, "waking up thread %" PRIu32 " on cap %u",
-                  e->u.thread_cap.thread, e->u.thread_cap.cap);
-        break;
-    case HS_EV_GC_START: sb_printf(b, "starting GC"); break;
-    case HS_EV_GC_END: sb_printf(b, "finished GC"); break;
-    case HS_EV_REQUEST_SEQ_GC: sb_printf(b, "requesting sequential GC"); break;
-    case HS_EV_REQUEST_PAR_GC: sb_printf(b, "requesting parallel GC"); break;
-    case HS_EV_BLOCK_MARKER:
-        sb_printf(b, "event block: cap %u, end time: %" PRIu64 "\n",
-                  e->u.block.cap, e->u.block.end_time);
-        break;
-    case HS_EV_USER_MSG: case HS_EV_LOG_MSG: sb_str(b, e->u.msg.text); break;
-    case HS_EV_USER_MARKER:
-        sb_printf(b, "marker: "); sb_str(b, e->u.msg.text);
-        break;
-    case HS_EV_CAPSET_CREATE:
-        sb_printf(b, "created capset %" PRIu32 " of type %s",
-                  e->u.capset_create.capset,
-                  capset_types[e->u.capset_create.type < 4
-                               ? e->u.capset_create.type : 0]);
-        break;
-    case HS_EV_CAPSET_DELETE:
-        sb_printf(b, "deleted capset %" PRIu32, e->u.capset_delete.capset);
-        break;
-    case HS_EV_CAPSET_ASSIGN_CAP:
-        sb_printf(b, "assigned cap %u to capset %" PRIu32,
-                  e->u.capset_cap.cap, e->u.capset_cap.capset);
-        break;
-    case HS_EV_CAPSET_REMOVE_CAP:
-        sb_printf(b, "removed cap %u from capset %" PRIu32,
-                  e->u.capset_cap.cap, e->u.capset_cap.capset);
-        break;
-    case HS_EV_RTS_IDENTIFIER:
-        sb_printf(b, "capset %" PRIu32 ": RTS version \"",
-                  e->u.rts_identifier.capset);
-        sb_str(b, e->u.rts_identifier.text);
-        sb_printf(b, "\"");
-        break;
-    case HS_EV_OSPROCESS_PID:
-        sb_printf(b, "capset %" PRIu32 ": pid %" PRIu32, e->u.pid.capset,
-                  e->u.pid.pid);
-        break;
-    case HS_EV_OSPROCESS_PPID:
-        sb_printf(b, "capset %" PRIu32 ": parent pid %" PRIu32,
-                  e->u.pid.capset, e->u.pid.pid);
-        break;
-    case HS_EV_WALL_CLOCK_TIME:
-        sb_printf(b, "capset %" PRIu32 ": wall clock time %" PRIu64 "s %"
-                  PRIu32 "ns (unix epoch)", e->u.wall_clock.capset,
-                  e->u.wall_clock.sec, e->u.wall_clock.nsec);
-        break;
-    case HS_EV_CAP_CREATE: sb_printf(b, "created cap %u", e->u.cap.cap); break;
-    case HS_EV_CAP_DELETE: sb_printf(b, "deleted cap %u", e->u.cap.cap); break;
-    case HS_EV_HEAP_ALLOCATED:
-        sb_printf(b, "allocated on heap capset %" PRIu32 ": %" PRIu64
-                  " total bytes till now", e->u.heap.capset, e->u.heap.bytes);
-        break;
-    case HS_EV_HEAP_SIZE:
-        sb_printf(b, "size of heap capset %" PRIu32 ": %" PRIu64 " bytes",
-                  e->u.heap.capset, e->u.heap.bytes);
-        break;
-    case HS_EV_HEAP_LIVE:
-        sb_printf(b, "live data in heap capset %" PRIu32 ": %" PRIu64
-                  " bytes", e->u.heap.capset, e->u.heap.bytes);
-        break;
-    case HS_EV_BLOCKS_SIZE:
-        sb_printf(b, "blocks size of heap capset %" PRIu32 ": %" PRIu64
-                  " bytes", e->u.heap.capset, e->u.heap.bytes);
-        break;
-    case HS_EV_HEAP_INFO_GHC:
-        sb_printf(b, "heap stats for heap capset %" PRIu32 ": generations %u"
-                  ", %" PRIu64 " bytes max heap size, %" PRIu64 " bytes alloc"
-                  " area size, %" PRIu64 " bytes mblock size, %" PRIu64
-                  " bytes block size", e->u.heap_info.capset,
-                  e->u.heap_info.gens, e->u.heap_info.max_heap,
-                  e->u.heap_info.alloc_area, e->u.heap_info.mblock,
-                  e->u.heap_info.block);
-        break;
-    case HS_EV_GC_STATS_GHC:
-        sb_printf(b, "GC stats for heap capset %" PRIu32 ": generation %u, %"
-                  PRIu64 " bytes copied, %" PRIu64 " bytes slop, %" PRIu64
-                  " bytes fragmentation, %" PRIu32 " par threads, %" PRIu64
-                  " bytes max par copied, %" PRIu64 " bytes total par copied",
-                  e->u.gc_stats.capset, e->u.gc_stats.gen,
-                  e->u.gc_stats.copied, e->u.gc_stats.slop,
-                  e->u.gc_stats.frag, e->u.gc_stats.par_threads,
-                  e->u.gc_stats.par_max_copied, e->u.gc_stats.par_tot_copied);
-        if (e->u.gc_stats.has_balanced)
-            sb_printf(b, ", %" PRIu64 " bytes balanced par copied",
-                      e->u.gc_stats.par_balanced_copied);
-        break;
-    case HS_EV_GC_GLOBAL_SYNC: sb_printf(b, "all caps stopped for GC"); break;
-    case HS_EV_HEAP_PROF_BEGIN: {
-        uint32_t bd = e->u.heap_prof_begin.breakdown;
-        sb_printf(b, "start heap profiling %u at sampling period %" PRIu64
-                  " broken down by %s", e->u.heap_prof_begin.profile,
-                  e->u.heap_prof_begin.period,
-                  bd >= 1 && bd <= 7 ? breakdowns[bd] : "?");
-        bool any = false;
-        for (int i = 0; i < 7; i++) {
-            hs_str f = e->u.heap_prof_begin.filters[i];
-            if (!f.len)
-                continue;
-            sb_printf(b, "%s", any ? "" : " filtered by ");
-            sb_str(b, f);
-            sb_printf(b, ", ");
-            any = true;
-        }
-        break;
-    }
-    case HS_EV_HEAP_PROF_COST_CENTRE:
-        sb_printf(b, "cost centre %" PRIu32 " ", e->u.cost_centre.id);
-        sb_str(b, e->u.cost_centre.label);
-        sb_printf(b, " in ");
-        sb_str(b, e->u.cost_centre.module);
-        sb_printf(b, " at ");
-        sb_str(b, e->u.cost_centre.srcloc);
-        if (e->u.cost_centre.flags & HS_CC_FLAG_CAF)
-            sb_printf(b, " CAF");
-        break;
-    case HS_EV_HEAP_PROF_SAMPLE_BEGIN:
-        sb_printf(b, "start heap prof sample %" PRIu64, e->u.sample.era);
-        break;
-    case HS_EV_HEAP_PROF_SAMPLE_END:
-        sb_printf(b, "end prof sample %" PRIu64, e->u.sample.era);
-        break;
-    case HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        sb_printf(b, "start heap prof sample %" PRIu64 " at time %" PRIu64,
-                  e->u.bio_sample.era, e->u.bio_sample.time);
-        break;
-    case HS_EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-        sb_printf(b, "heap prof sample %u, residency %" PRIu64
-                  ", cost centre stack ", e->u.ccs_sample.profile,
-                  e->u.ccs_sample.bytes);
-        stack_text(b, e->u.ccs_sample.depth, e->u.ccs_sample.stack);
-        break;
-    case HS_EV_HEAP_PROF_SAMPLE_STRING:
-        sb_printf(b, "heap prof sample %u, residency %" PRIu64 ", label ",
-                  e->u.string_sample.profile, e->u.string_sample.bytes);
-        sb_str(b, e->u.string_sample.label);
-        break;
-    case HS_EV_PROF_SAMPLE_COST_CENTRE:
-        sb_printf(b, "cap no %" PRIu32 ", prof sample %" PRIu64
-                  ", cost centre stack ", e->u.prof_sample.cap,
-                  e->u.prof_sample.tick);
-        stack_text(b, e->u.prof_sample.depth, e->u.prof_sample.stack);
-        break;
-    case HS_EV_PROF_BEGIN:
-        sb_printf(b, "start time profiling, tick interval %" PRIu64 " (ns)",
-                  e->u.prof_begin.tick_interval);
-        break;
-    case HS_EV_IPE:
-        sb_printf(b, "Info Table: %" PRIx64 ":", e->u.ipe.address);
-        sb_str(b, e->u.ipe.closure_desc);
-        sb_printf(b, ":");
-        sb_str(b, e->u.ipe.table_name);
-        sb_printf(b, " - ");
-        sb_str(b, e->u.ipe.srcloc);
-        break;
-    default:
-        return false;
-    }
-    return true;
 }
 
 typedef struct decoded {
@@ -409,6 +147,49 @@ static void decoded_free(decoded *d)
 
 /* ---- samples against their .counts --------------------------------- */
 
+/* Reads a .counts file ("TAG COUNT" lines) into want[] (zeroed first),
+ * their sum and whether tag 18 is counted; closes f; the lines read. */
+static int read_counts(FILE *f, uint64_t *want, uint64_t *want_total,
+                       bool *has18)
+{
+    memset(want, 0, NTAGS * sizeof *want);
+    unsigned tag;
+    unsigned long long cnt;
+    int lines_read = 0;
+    while (fscanf(f, "%u %llu", &tag, &cnt) == 2 && tag < NTAGS) {
+        want[tag] = cnt;
+        *want_total += cnt;
+        *has18 |= tag == HS_EV_BLOCK_MARKER;
+        lines_read++;
+    }
+    CU_ASSERT(feof(f));
+    fclose(f);
+    return lines_read;
+}
+
+/* The reader's per-tag counts and total against a .counts file's, tag 18
+ * left out when the file does not count it. */
+static void compare_counts(const char *name, const decoded *d,
+                           const uint64_t *want, uint64_t want_total,
+                           bool has18)
+{
+    uint64_t ours_total = d->total - (has18 ? 0 : d->counts[18]);
+    unsigned bad = 0;
+    for (unsigned t = 0; t < NTAGS; t++) {
+        if (t == 18 && !has18)
+            continue;
+        if (d->counts[t] != want[t]) {
+            if (bad++ < 5)
+                fprintf(stderr, "\n  %s: tag %u: heapscope %llu, "
+                        "ghc-events %llu\n", name, t,
+                        (unsigned long long)d->counts[t],
+                        (unsigned long long)want[t]);
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(ours_total, want_total);
+}
+
 static void test_samples(void)
 {
     char dir[4096];
@@ -439,21 +220,9 @@ static void test_samples(void)
             continue;
         }
         static uint64_t want[NTAGS];
-        memset(want, 0, sizeof want);
-        unsigned tag;
-        unsigned long long cnt;
         uint64_t want_total = 0;
-        int lines_read = 0;
         bool has18 = false;
-        while (fscanf(f, "%u %llu", &tag, &cnt) == 2 && tag < NTAGS) {
-            want[tag] = cnt;
-            want_total += cnt;
-            has18 |= tag == HS_EV_BLOCK_MARKER;
-            lines_read++;
-        }
-        CU_ASSERT(feof(f));
-        fclose(f);
-        CU_ASSERT(lines_read > 5);
+        CU_ASSERT(read_counts(f, want, &want_total, &has18) > 5);
         /*
          * ghc-events 0.17 does not return block markers as events (its
          * parser consumes them to assign capabilities; samples/README.md),
@@ -466,21 +235,7 @@ static void test_samples(void)
             counts_have_blocks = true;
         else
             counts_lack_blocks = true;
-        uint64_t ours_total = d->total - (has18 ? 0 : d->counts[18]);
-        unsigned bad = 0;
-        for (unsigned t = 0; t < NTAGS; t++) {
-            if (t == 18 && !has18)
-                continue;
-            if (d->counts[t] != want[t]) {
-                if (bad++ < 5)
-                    fprintf(stderr, "\n  %s: tag %u: heapscope %llu, "
-                            "ghc-events %llu\n", names[i], t,
-                            (unsigned long long)d->counts[t],
-                            (unsigned long long)want[t]);
-            }
-        }
-        CU_ASSERT_EQUAL(bad, 0);
-        CU_ASSERT_EQUAL(ours_total, want_total);
+        compare_counts(names[i], d, want, want_total, has18);
         decoded_free(d);
     }
     if (counts_lack_blocks)
@@ -646,24 +401,11 @@ static int cmp_line(const void *a, const void *b)
 /* Dump lines compared field by field, for the summary. */
 static size_t compared_lines;
 
-/*
- * Compares one corpus log with its dump. Returns the number of problems
- * (each printed).
- */
-static unsigned check_against_reference(const char *name, decoded *d,
-                                        lines *ref)
+/* Messages are printed bare, so a dump line that has no other form is a
+ * message when the reader has one with the same time, cap and text: it
+ * takes that message's tag. Sorts the reader's described lines. */
+static void tag_messages(decoded *d, lines *ref)
 {
-    unsigned bad = 0;
-    static uint64_t ref_counts[NTAGS];
-    memset(ref_counts, 0, sizeof ref_counts);
-    static bool checked[NTAGS];
-    memset(checked, 0, sizeof checked);
-    for (size_t i = 0; i < NFORMS; i++)
-        checked[forms[i].tag] = true;
-
-    /* Messages are printed bare, so a dump line that has no other form
-     * is a message when the reader has one with the same time, cap and
-     * text: it takes that message's tag. */
     qsort(d->described.v, d->described.n, sizeof *d->described.v, cmp_line);
     for (size_t i = 0; i < ref->n; i++) {
         line *l = &ref->v[i];
@@ -678,6 +420,20 @@ static unsigned check_against_reference(const char *name, decoded *d,
             }
         }
     }
+}
+
+/* The per-tag counts of the tags with a form (and messages), and the
+ * total, against the dump's; the number of problems (each printed). */
+static unsigned compare_tag_counts(const char *name, const decoded *d,
+                                   const lines *ref)
+{
+    unsigned bad = 0;
+    static uint64_t ref_counts[NTAGS];
+    memset(ref_counts, 0, sizeof ref_counts);
+    static bool checked[NTAGS];
+    memset(checked, 0, sizeof checked);
+    for (size_t i = 0; i < NFORMS; i++)
+        checked[forms[i].tag] = true;
     checked[16] = checked[19] = true;
 
     for (size_t i = 0; i < ref->n; i++)
@@ -699,9 +455,16 @@ static unsigned check_against_reference(const char *name, decoded *d,
         fprintf(stderr, "\n  %s: %llu events, ghc-events %zu\n", name,
                 (unsigned long long)d->total, ref->n);
     }
+    return bad;
+}
 
-    /* Field by field: every dump line of a described tag is one of the
-     * reader's events printed the same way, and the other way round. */
+/* Field by field: every dump line of a described tag is one of the
+ * reader's events printed the same way, and the other way round (the
+ * reader's lines sorted). The number of problems (each printed). */
+static unsigned compare_lines(const char *name, const decoded *d,
+                              const lines *ref)
+{
+    unsigned bad = 0;
     static bool has_desc[NTAGS];
     memset(has_desc, 0, sizeof has_desc);
     for (size_t k = 0; k < d->described.n; k++)
@@ -733,6 +496,18 @@ static unsigned check_against_reference(const char *name, decoded *d,
     compared_lines += want.n;
     lines_free(&want);
     return bad;
+}
+
+/*
+ * Compares one corpus log with its dump. Returns the number of problems
+ * (each printed).
+ */
+static unsigned check_against_reference(const char *name, decoded *d,
+                                        lines *ref)
+{
+    tag_messages(d, ref);
+    unsigned bad = compare_tag_counts(name, d, ref);
+    return bad + compare_lines(name, d, ref);
 }
 
 static void test_corpus(void)

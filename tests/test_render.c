@@ -344,6 +344,73 @@ static void test_folded_hc(void)
     hs_census_free(c);
 }
 
+/* The sum of the numbers ending the lines of folded output. */
+static unsigned long long folded_sum(char *out)
+{
+    unsigned long long total = 0;
+    for (char *p = out; (p = strchr(p, '\n')); p++) {
+        char *q = p;
+        while (q > out && q[-1] != ' ')
+            q--;
+        total += strtoull(q, NULL, 10);
+    }
+    return total;
+}
+
+/* A heap profile: CSV sums equal the census totals, folded peak =
+ * largest sample. */
+static void check_heap_sample(const hs_census *c)
+{
+    int st;
+    /* csv long: per-sample sums equal the census totals, which
+     * the .hp tests compare with the runtime's */
+    char *out = render(c, 0, HS_CSV_LONG, &st);
+    CU_ASSERT_EQUAL(st, HS_OK);
+    struct csv_table t;
+    CU_ASSERT_TRUE_FATAL(csv_read(out, &t));
+    /* rows come grouped by sample; samples without entries have
+     * no rows */
+    size_t s = 0, r = 1;
+    bool sums_ok = true;
+    for (; s < hs_census_sample_count(c); s++) {
+        const hs_census_entry *e;
+        if (!hs_census_sample_entries(c, s, &e))
+            continue;
+        unsigned long long sum = 0;
+        const char *time_s = r < t.nrows ? t.rows[r][0] : "";
+        while (r < t.nrows && strcmp(t.rows[r][0], time_s) == 0)
+            sum += strtoull(t.rows[r++][2], NULL, 10);
+        if (sum != hs_census_sample_total(c, s))
+            sums_ok = false;
+    }
+    CU_ASSERT_EQUAL(r, t.nrows);
+    CU_ASSERT_TRUE(sums_ok);
+    table_free(&t);
+    free(out);
+    out = render(c, 1, HS_WEIGHT_PEAK, &st);
+    unsigned long long folded = folded_sum(out), peak = 0;
+    for (size_t i = 0; i < hs_census_sample_count(c); i++)
+        if (hs_census_sample_total(c, i) > peak)
+            peak = hs_census_sample_total(c, i);
+    CU_ASSERT_EQUAL(folded, peak);
+    free(out);
+}
+
+/* A time profile: the folded total, whole or per capability, is the
+ * number of time samples. */
+static void check_time_sample(const hs_census *c)
+{
+    int st;
+    for (int per_cap = 0; per_cap < 2; per_cap++) {
+        char *out = render(c, 2, per_cap, &st);
+        CU_ASSERT_EQUAL(st, HS_OK);
+        CU_ASSERT_EQUAL(folded_sum(out), hs_census_get_info(c)->time_samples);
+        if (per_cap)
+            CU_ASSERT_TRUE(strncmp(out, "cap ", 4) == 0);
+        free(out);
+    }
+}
+
 /* Over every sample: CSV sums equal .hp sums, folded peak = largest. */
 static void test_samples(void)
 {
@@ -363,64 +430,12 @@ static void test_samples(void)
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         hs_census *c = load_path(path);
         const hs_census_info *in = hs_census_get_info(c);
-        int st;
         if (in->breakdown) {
-            /* csv long: per-sample sums equal the census totals, which
-             * the .hp tests compare with the runtime's */
-            char *out = render(c, 0, HS_CSV_LONG, &st);
-            CU_ASSERT_EQUAL(st, HS_OK);
-            struct csv_table t;
-            CU_ASSERT_TRUE_FATAL(csv_read(out, &t));
-            /* rows come grouped by sample; samples without entries have
-             * no rows */
-            size_t s = 0, r = 1;
-            bool sums_ok = true;
-            for (; s < hs_census_sample_count(c); s++) {
-                const hs_census_entry *e;
-                if (!hs_census_sample_entries(c, s, &e))
-                    continue;
-                unsigned long long sum = 0;
-                const char *time_s = r < t.nrows ? t.rows[r][0] : "";
-                while (r < t.nrows && strcmp(t.rows[r][0], time_s) == 0)
-                    sum += strtoull(t.rows[r++][2], NULL, 10);
-                if (sum != hs_census_sample_total(c, s))
-                    sums_ok = false;
-            }
-            CU_ASSERT_EQUAL(r, t.nrows);
-            CU_ASSERT_TRUE(sums_ok);
-            table_free(&t);
-            free(out);
-            out = render(c, 1, HS_WEIGHT_PEAK, &st);
-            unsigned long long folded = 0, peak = 0;
-            for (char *p = out; (p = strchr(p, '\n')); p++) {
-                char *q = p;
-                while (q > out && q[-1] != ' ')
-                    q--;
-                folded += strtoull(q, NULL, 10);
-            }
-            for (size_t i = 0; i < hs_census_sample_count(c); i++)
-                if (hs_census_sample_total(c, i) > peak)
-                    peak = hs_census_sample_total(c, i);
-            CU_ASSERT_EQUAL(folded, peak);
-            free(out);
+            check_heap_sample(c);
             heap++;
         }
         if (in->time_samples) {
-            for (int per_cap = 0; per_cap < 2; per_cap++) {
-                char *out = render(c, 2, per_cap, &st);
-                CU_ASSERT_EQUAL(st, HS_OK);
-                unsigned long long total = 0;
-                for (char *p = out; (p = strchr(p, '\n')); p++) {
-                    char *q = p;
-                    while (q > out && q[-1] != ' ')
-                        q--;
-                    total += strtoull(q, NULL, 10);
-                }
-                CU_ASSERT_EQUAL(total, in->time_samples);
-                if (per_cap)
-                    CU_ASSERT_TRUE(strncmp(out, "cap ", 4) == 0);
-                free(out);
-            }
+            check_time_sample(c);
             time++;
         }
         hs_census_free(c);
@@ -462,14 +477,7 @@ static void test_corpus_time(void)
     close(fd);
     int st;
     char *out = render(c, 2, 0, &st);
-    unsigned long long total = 0;
-    for (char *p = out; (p = strchr(p, '\n')); p++) {
-        char *q = p;
-        while (q > out && q[-1] != ' ')
-            q--;
-        total += strtoull(q, NULL, 10);
-    }
-    CU_ASSERT_EQUAL(total, events);
+    CU_ASSERT_EQUAL(folded_sum(out), events);
     CU_ASSERT_TRUE(events > 0);
     free(out);
     /* and it has no heap profile */

@@ -97,6 +97,52 @@ static size_t next_chunk(enum chunking how, uint32_t *state, size_t fixed,
     return n < left ? n : left;
 }
 
+/* The reader's end: its status and error against the events counted,
+ * into *o; the event-type table asked about any tag. */
+static void finish(hs_reader *r, outcome *o, const uint8_t *data,
+                   size_t size)
+{
+    o->status = hs_reader_finish(r);
+    CHECK(hs_reader_finish(r) == o->status);
+    const hs_error *e = hs_reader_error(r);
+    o->err_code = e->code;
+    o->err_offset = e->offset;
+    o->err_index = e->event_index;
+    /* Only a block marker at byte 0 is skipped, and only once. */
+    o->warned = hs_reader_warning(r) != NULL;
+    if (o->warned)
+        CHECK(size >= 24 && data[0] == 0 && data[1] == 18 &&
+              (o->err_code == HS_OK || o->err_offset >= 24));
+    CHECK(o->status == HS_DONE || o->status == HS_TRUNCATED || o->status < 0);
+    if (o->status < 0 || o->status == HS_TRUNCATED) {
+        CHECK(e->code == o->status);
+        CHECK(e->message[0] != 0);
+        CHECK(memchr(e->message, 0, sizeof e->message) != NULL);
+        CHECK(e->offset <= size);
+    }
+    if (o->status == HS_TRUNCATED) {
+        CHECK(e->offset == size);
+        CHECK(e->event_index == o->n);
+    }
+    if (o->status == HS_ERR_TRUNCATED_HEADER)
+        CHECK(e->offset == size && o->n == 0);
+    if (o->status == HS_DONE)
+        CHECK(hs_reader_offset(r) <= size && e->code == HS_OK);
+    if (o->status < 0 && o->status != HS_ERR_TRUNCATED_HEADER &&
+        e->event_index != UINT64_MAX)
+        CHECK(e->event_index == o->n);
+    /* The event-type table answers for any tag without harm. */
+    for (unsigned t = 0; t < 200; t += 7) {
+        int sz;
+        hs_str desc;
+        if (hs_reader_event_type(r, (uint16_t)t, &sz, &desc)) {
+            CHECK(sz >= -1 && sz < 65535);
+            evh_mix(&o->hash, desc.ptr, desc.len);
+        }
+        (void)hs_event_name((uint16_t)t);
+    }
+}
+
 static outcome decode(const uint8_t *data, size_t size, enum chunking how,
                       size_t fixed, uint32_t seed, bool fields)
 {
@@ -151,45 +197,7 @@ static outcome decode(const uint8_t *data, size_t size, enum chunking how,
     }
     ASAN_UNPOISON_MEMORY_REGION(buf, cap);
     free(buf);
-    o.status = hs_reader_finish(r);
-    CHECK(hs_reader_finish(r) == o.status);
-    const hs_error *e = hs_reader_error(r);
-    o.err_code = e->code;
-    o.err_offset = e->offset;
-    o.err_index = e->event_index;
-    /* Only a block marker at byte 0 is skipped, and only once. */
-    o.warned = hs_reader_warning(r) != NULL;
-    if (o.warned)
-        CHECK(size >= 24 && data[0] == 0 && data[1] == 18 &&
-              (o.err_code == HS_OK || o.err_offset >= 24));
-    CHECK(o.status == HS_DONE || o.status == HS_TRUNCATED || o.status < 0);
-    if (o.status < 0 || o.status == HS_TRUNCATED) {
-        CHECK(e->code == o.status);
-        CHECK(e->message[0] != 0);
-        CHECK(memchr(e->message, 0, sizeof e->message) != NULL);
-        CHECK(e->offset <= size);
-    }
-    if (o.status == HS_TRUNCATED) {
-        CHECK(e->offset == size);
-        CHECK(e->event_index == o.n);
-    }
-    if (o.status == HS_ERR_TRUNCATED_HEADER)
-        CHECK(e->offset == size && o.n == 0);
-    if (o.status == HS_DONE)
-        CHECK(hs_reader_offset(r) <= size && e->code == HS_OK);
-    if (o.status < 0 && o.status != HS_ERR_TRUNCATED_HEADER &&
-        e->event_index != UINT64_MAX)
-        CHECK(e->event_index == o.n);
-    /* The event-type table answers for any tag without harm. */
-    for (unsigned t = 0; t < 200; t += 7) {
-        int sz;
-        hs_str desc;
-        if (hs_reader_event_type(r, (uint16_t)t, &sz, &desc)) {
-            CHECK(sz >= -1 && sz < 65535);
-            evh_mix(&o.hash, desc.ptr, desc.len);
-        }
-        (void)hs_event_name((uint16_t)t);
-    }
+    finish(r, &o, data, size);
     hs_reader_free(r);
     return o;
 }
