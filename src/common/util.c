@@ -157,48 +157,6 @@ char *hs_arena_strndup(hs_arena *a, const char *s, size_t len)
     return p;
 }
 
-/* --- hashing ------------------------------------------------------------ */
-
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93ull;
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93ull;
-    x ^= x >> 32;
-    return x;
-}
-
-uint64_t hs_hash_bytes(const void *data, size_t len)
-{
-    /* One multiply per 8 bytes and a full mix at the end: keys are short
-     * (stacks of a few ids, labels) and hashed once per sample event. */
-    const unsigned char *p = data;
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len;
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
-        p += 8;
-        len -= 8;
-    }
-    if (len) {
-        /* Stacks are whole 4-byte ids: take that case without a
-         * variable-length copy. */
-        uint64_t w = 0;
-        if (len == 4) {
-            uint32_t v;
-            memcpy(&v, p, 4);
-            w = v;
-        } else {
-            memcpy(&w, p, len);
-        }
-        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-    }
-    return mix64(h);
-}
-
 /* --- interning ------------------------------------------------------------ */
 
 void hs_intern_init(hs_intern *t, const hs_allocator *alloc)
@@ -217,28 +175,22 @@ void hs_intern_free(hs_intern *t)
     t->arena.alloc = alloc;
 }
 
-/* A slot holds index + 1 in its low 32 bits (0 = empty) and the high
- * half of the key's hash above, so a probe rejects other keys without
- * touching them: on a large log the tables compete with the input for the
- * cache. */
-#define SLOT_INDEX(s) ((uint32_t)(s))
-#define SLOT_TAG(h) ((h) & 0xffffffff00000000ull)
 
 static size_t probe(const hs_intern *t, const void *key, size_t len,
                     uint64_t hash, bool *found)
 {
     size_t mask = t->nslots - 1;
     size_t i = (size_t)hash & mask;
-    uint64_t tag = SLOT_TAG(hash);
+    uint64_t tag = HS_SLOT_TAG(hash);
     for (;;) {
         uint64_t s = t->slots[i];
         if (!s) {
             *found = false;
             return i;
         }
-        if (SLOT_TAG(s) == tag) {
-            const struct hs_intern_key *k = &t->keys[SLOT_INDEX(s) - 1];
-            if (k->len == len && (len == 0 || memcmp(k->ptr, key, len) == 0)) {
+        if (HS_SLOT_TAG(s) == tag) {
+            const struct hs_intern_key *k = &t->keys[HS_SLOT_INDEX(s) - 1];
+            if (k->len == len && hs_bytes_equal(k->ptr, key, len)) {
                 *found = true;
                 return i;
             }
@@ -257,7 +209,7 @@ static bool rehash(hs_intern *t, size_t nslots)
         size_t i = (size_t)t->keys[k].hash & mask;
         while (slots[i])
             i = (i + 1) & mask;
-        slots[i] = SLOT_TAG(t->keys[k].hash) | (uint64_t)(k + 1);
+        slots[i] = HS_SLOT_TAG(t->keys[k].hash) | (uint64_t)(k + 1);
     }
     hs_free(t->arena.alloc, t->slots);
     t->slots = slots;
@@ -267,11 +219,7 @@ static bool rehash(hs_intern *t, size_t nslots)
 
 uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len)
 {
-    if (!t->nslots)
-        return UINT32_MAX;
-    bool found;
-    size_t i = probe(t, key, len, hs_hash_bytes(key, len), &found);
-    return found ? SLOT_INDEX(t->slots[i]) - 1 : UINT32_MAX;
+    return hs_intern_find_hashed(t, key, len, hs_hash_bytes(key, len));
 }
 
 bool hs_intern_put(hs_intern *t, const void *key, size_t len,
@@ -287,7 +235,7 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
     bool found;
     size_t i = probe(t, key, len, hash, &found);
     if (found) {
-        *index = SLOT_INDEX(t->slots[i]) - 1;
+        *index = HS_SLOT_INDEX(t->slots[i]) - 1;
         *added = false;
         return true;
     }
@@ -297,7 +245,7 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
     if (!copy)
         return false;
     t->keys[t->count] = (struct hs_intern_key){copy, len, hash};
-    t->slots[i] = SLOT_TAG(hash) | (uint64_t)(t->count + 1);
+    t->slots[i] = HS_SLOT_TAG(hash) | (uint64_t)(t->count + 1);
     *index = (uint32_t)t->count++;
     *added = true;
     return true;
