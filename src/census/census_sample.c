@@ -7,6 +7,13 @@
 
 #include <string.h>
 
+/* The per-line and per-event lookups, inlined where they are used. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 int hs__census_open_sample(hs_census *c, uint64_t time)
 {
     if (!hs_grow(c->alloc, (void **)&c->samples, &c->cap_samples, c->nsamples + 1,
@@ -53,7 +60,7 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
  * same order; when they do not, the guess costs one length compare.
  * Returns the band, or UINT32_MAX.
  */
-static inline uint32_t predict(hs_census *c, const hs_intern *tab,
+static ALWAYS_INLINE uint32_t predict(hs_census *c, const hs_intern *tab,
                                uint32_t kind, const void *key, size_t len)
 {
     if (!c->open || c->nsamples < 2 || c->predict_off)
@@ -106,19 +113,15 @@ static inline int ccs_band(hs_census *c, const uint8_t *be, uint32_t depth,
     return HS_OK;
 }
 
-static int str_band(hs_census *c, const char *label, size_t len,
-                    uint32_t *band)
+/* A label seen for the first time: its band. Out of line, so that the
+ * lookup in str_band stays small enough to inline. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int new_str_band(hs_census *c, const char *label, size_t len,
+                        uint32_t *band)
 {
-    if ((*band = predict(c, &c->str_tab, BAND_STRING, label, len)) !=
-        UINT32_MAX)
-        return HS_OK;
-    /* found inline; only a new label takes the call that adds it */
-    uint32_t k = hs_intern_find_hashed(&c->str_tab, label, len,
-                                       hs_hash_bytes(label, len));
-    if (k != UINT32_MAX) {
-        *band = c->str_band[k];
-        return HS_OK;
-    }
+    uint32_t k;
     bool added;
     if (!hs_intern_put(&c->str_tab, label, len, &k, &added))
         return hs__census_nomem(c);
@@ -136,6 +139,22 @@ static int str_band(hs_census *c, const char *label, size_t len,
     c->bands[*band].name = safe ? safe : c->str_tab.keys[k].ptr;
     c->str_band[k] = *band;
     c->last[*band].key = k;
+    return HS_OK;
+}
+
+/* The band of a label: inlined into the two sample paths, each line of
+ * a .hp and each string sample event. */
+static ALWAYS_INLINE int str_band(hs_census *c, const char *label, size_t len,
+                           uint32_t *band)
+{
+    if ((*band = predict(c, &c->str_tab, BAND_STRING, label, len)) !=
+        UINT32_MAX)
+        return HS_OK;
+    uint32_t k = hs_intern_find_hashed(&c->str_tab, label, len,
+                                       hs_hash_bytes(label, len));
+    if (k == UINT32_MAX)
+        return new_str_band(c, label, len, band);
+    *band = c->str_band[k];
     return HS_OK;
 }
 

@@ -471,6 +471,33 @@ static size_t first_control(const char *s, size_t n)
     return i;
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_DIGITS 1
+/*
+ * The decimal digits that begin s[0 .. 8) (8 bytes readable): their number
+ * in *k, 0 to 8, and their value, eight at a time. The lowest byte the
+ * test flags is always a true non-digit (a borrow or carry moves upwards
+ * only, from a byte that is not a digit).
+ */
+static inline uint64_t word_digits(const char *s, unsigned *k)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    uint64_t x = w - 0x3030303030303030ull;
+    uint64_t bad = (x | (x + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    *k = bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+    if (!*k)
+        return 0;
+    /* the digits to the top bytes: the bytes below them are leading 0s */
+    x <<= 8 * (8 - *k);
+    x = x * 10 + (x >> 8);
+    return ((x & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
+            ((x >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >>
+           32;
+}
+#endif
+
 /*
  * The runtime's band line, "name<TAB>digits\n" whole in s[0 .. n), parsed
  * where it lies: the bytes it took (its line break included), or 0 for any
@@ -486,6 +513,15 @@ static size_t fast_band(hs_hp_parser *p, const char *s, size_t n, int *st,
         return 0;
     uint64_t v = 0;
     size_t j = t + 1, end = n - j > 20 ? j + 20 : n;
+#ifdef WORD_DIGITS
+    if (end - j >= 8) {
+        unsigned k;
+        v = word_digits(s + j, &k);
+        j += k;
+        if (k < 8)
+            end = j;
+    }
+#endif
     for (; j < end; j++) {
         unsigned d = (unsigned char)s[j] - (unsigned)'0';
         if (d > 9)
