@@ -531,9 +531,12 @@ static size_t fast_band(hs_hp_parser *p, const char *s, size_t n, int *st,
     /* at most 19 digits: 10^19 - 1 fits in 64 bits */
     if (j == t + 1 || j - (t + 1) > 19 || j >= n || s[j] != '\n')
         return 0;
-    *st = report_begin(p, err);
-    if (!*st)
-        *st = cb_status(p, err, p->cb.band(p->cb.user, s, t, v));
+    *st = p->began ? HS_OK : report_begin(p, err);
+    if (!*st) {
+        int cb = p->cb.band(p->cb.user, s, t, v);
+        if (cb)
+            *st = cb_status(p, err, cb);
+    }
     return j + 1;
 }
 
