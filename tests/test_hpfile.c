@@ -354,6 +354,10 @@ static void test_malformed(void)
         {"END_SAMPLE 1\n", 1, "without a BEGIN_SAMPLE"},
         {"BEGIN_SAMPLE 1\nA\tlots\n", 2, "byte count after the band name"},
         {"BEGIN_SAMPLE 1\nA\t99999999999999999999999\n", 2, "byte count"},
+        /* one past the largest: 20 digits, which the fast path leaves to
+         * the general one's overflow check */
+        {"BEGIN_SAMPLE 1\nA\t18446744073709551616\nEND_SAMPLE 1\n", 2,
+         "byte count"},
         {"BEGIN_SAMPLE 1\nlonely\n", 2, "a band name, a TAB"},
         {"BEGIN_SAMPLE 1\n\t12\n", 2, "band name before"},
         {"\n\nMARK x\n", 3, "time in seconds after MARK"},

@@ -286,6 +286,64 @@ static void test_huge_time(void)
     hs_census_free(c);
 }
 
+/* Every length of byte count, 1 to 20 digits and more with leading 0s,
+ * LF and CRLF lines, at every chunk edge: the band line's fast path (up
+ * to 19 digits, LF, a TAB) and the general one read the same numbers. */
+static void test_byte_counts(void)
+{
+    static const char *const digits = "1234567890123456789";
+    char text[8192];
+    size_t len = (size_t)snprintf(text, sizeof text,
+                                  "JOB \"x +RTS -hT\"\nBEGIN_SAMPLE 1\n");
+    char want[2 * 19 * 2][32];
+    size_t nwant = 0;
+    for (int crlf = 0; crlf < 2; crlf++) {
+        for (int d = 1; d <= 19; d++) {
+            char nines[24];
+            memset(nines, '9', (size_t)d);
+            nines[d] = 0;
+            const char *v[2] = {nines, NULL};
+            char part[24];
+            snprintf(part, sizeof part, "%.*s", d, digits);
+            v[1] = part;
+            for (int k = 0; k < 2; k++) {
+                len += (size_t)snprintf(text + len, sizeof text - len,
+                                        "b%zu\t%s%s\n", nwant, v[k],
+                                        crlf ? "\r" : "");
+                snprintf(want[nwant], sizeof want[nwant], "\nb%zu\t%llu\n",
+                         nwant, strtoull(v[k], NULL, 10));
+                nwant++;
+            }
+        }
+    }
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "max\t18446744073709551615\nzeros\t"
+                            "00000000000000000000042\nEND_SAMPLE 1\n");
+    CU_ASSERT_FATAL(len < sizeof text);
+    int st;
+    hs_census *whole = load_chunked(text, len, 0, &st);
+    CU_ASSERT_EQUAL(st, HS_OK);
+    char *out = render_hp(whole);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    for (size_t i = 0; i < nwant; i++)
+        if (!strstr(out, want[i])) {
+            CU_FAIL("a byte count read wrong");
+            printf("\n  missing '%s'", want[i] + 1);
+        }
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nmax\t18446744073709551615\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nzeros\t42\n"));
+    for (size_t chunk = 1; chunk <= 16; chunk++) {
+        hs_census *c = load_chunked(text, len, chunk, &st);
+        CU_ASSERT_EQUAL(st, HS_OK);
+        char *got = render_hp(c);
+        CU_ASSERT_TRUE(got && strcmp(got, out) == 0);
+        free(got);
+        hs_census_free(c);
+    }
+    free(out);
+    hs_census_free(whole);
+}
+
 static void test_eventlog_names_round_trip(void)
 {
     /* labels a .hp line cannot hold as they are (line breaks, empty)
@@ -336,6 +394,7 @@ int main(void)
         {"out of memory is never a parse error", test_nomem_is_nomem},
         {"names kept byte-exact, never merged", test_names_kept},
         {"the largest time reads back", test_huge_time},
+        {"byte counts of every length", test_byte_counts},
         {"eventlog names through .hp and back", test_eventlog_names_round_trip},
         {NULL, NULL},
     };

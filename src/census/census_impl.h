@@ -117,6 +117,8 @@ struct hs_census {
     size_t nentries, cap_entries;
     bool open;               /* the last sample still takes entries */
     size_t open_nbands;      /* bands that existed when it opened */
+    bool predict_off;        /* predict() missed most of a sample: off */
+    uint32_t predict_tries, predict_misses;  /* in the open sample */
     bool seen_sample_end;    /* the log closes its samples (SAMPLE_END) */
     bool seen_bio;           /* a -hb sample (its runtime closes them) */
     bool sample_tail;        /* the latest event (block markers aside)

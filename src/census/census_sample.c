@@ -7,6 +7,13 @@
 
 #include <string.h>
 
+/* The per-line and per-event lookups, inlined where they are used. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 int hs__census_open_sample(hs_census *c, uint64_t time)
 {
     if (!hs_grow(c->alloc, (void **)&c->samples, &c->cap_samples, c->nsamples + 1,
@@ -20,6 +27,14 @@ int hs__census_open_sample(hs_census *c, uint64_t time)
     c->nsamples++;
     c->open = true;
     c->open_nbands = c->nbands;
+    /* predict() is turned off after a sample whose bands it mostly
+     * missed (bands that come in another order every census), and tried
+     * again every 16th sample. */
+    if (!c->predict_off)
+        c->predict_off = c->predict_misses > c->predict_tries / 2;
+    else if (c->nsamples % 16 == 0)
+        c->predict_off = false;
+    c->predict_tries = c->predict_misses = 0;
     return HS_OK;
 }
 
@@ -45,43 +60,24 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
  * same order; when they do not, the guess costs one length compare.
  * Returns the band, or UINT32_MAX.
  */
-static inline uint32_t predict(const hs_census *c, const hs_intern *tab,
-                        uint32_t kind, const void *key, size_t len)
+static ALWAYS_INLINE uint32_t predict(hs_census *c, const hs_intern *tab,
+                               uint32_t kind, const void *key, size_t len)
 {
-    if (!c->open || c->nsamples < 2)
+    if (!c->open || c->nsamples < 2 || c->predict_off)
         return UINT32_MAX;
     const struct sample *prev = &c->samples[c->nsamples - 2];
     size_t k = c->samples[c->nsamples - 1].count;
     if (k >= prev->count)
         return UINT32_MAX;
+    c->predict_tries++;
     uint32_t b = c->entries[prev->first + k].band;
-    if (c->bands[b].kind != kind)
-        return UINT32_MAX;
-    const struct hs_intern_key *stored = &tab->keys[c->last[b].key];
-    if (stored->len != len)
-        return UINT32_MAX;
-    /* keys are short: compare 8 bytes at a time here rather than call */
-    const unsigned char *x = (const unsigned char *)stored->ptr, *y = key;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t u, v;
-        memcpy(&u, x + i, 8);
-        memcpy(&v, y + i, 8);
-        if (u != v)
-            return UINT32_MAX;
+    if (c->bands[b].kind == kind) {
+        const struct hs_intern_key *stored = &tab->keys[c->last[b].key];
+        if (stored->len == len && hs_bytes_equal(stored->ptr, key, len))
+            return b;
     }
-    if (i + 4 <= len) {
-        uint32_t u, v;
-        memcpy(&u, x + i, 4);
-        memcpy(&v, y + i, 4);
-        if (u != v)
-            return UINT32_MAX;
-        i += 4;
-    }
-    for (; i < len; i++)
-        if (x[i] != y[i])
-            return UINT32_MAX;
-    return b;
+    c->predict_misses++;
+    return UINT32_MAX;
 }
 
 /* The band of a cost-centre stack given as the log's big-endian ids. */
@@ -117,20 +113,18 @@ static inline int ccs_band(hs_census *c, const uint8_t *be, uint32_t depth,
     return HS_OK;
 }
 
-static int str_band(hs_census *c, const char *label, size_t len,
-                    uint32_t *band)
+/* A label seen for the first time: its band. Out of line, so that the
+ * lookup in str_band stays small enough to inline. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int new_str_band(hs_census *c, const char *label, size_t len,
+                        uint32_t *band)
 {
-    if ((*band = predict(c, &c->str_tab, BAND_STRING, label, len)) !=
-        UINT32_MAX)
-        return HS_OK;
     uint32_t k;
     bool added;
     if (!hs_intern_put(&c->str_tab, label, len, &k, &added))
         return hs__census_nomem(c);
-    if (!added) {
-        *band = c->str_band[k];
-        return HS_OK;
-    }
     if (!hs_grow(c->alloc, (void **)&c->str_band, &c->cap_str_band, (size_t)k + 1,
                  sizeof *c->str_band))
         return hs__census_nomem(c);
@@ -145,6 +139,22 @@ static int str_band(hs_census *c, const char *label, size_t len,
     c->bands[*band].name = safe ? safe : c->str_tab.keys[k].ptr;
     c->str_band[k] = *band;
     c->last[*band].key = k;
+    return HS_OK;
+}
+
+/* The band of a label: inlined into the two sample paths, each line of
+ * a .hp and each string sample event. */
+static ALWAYS_INLINE int str_band(hs_census *c, const char *label, size_t len,
+                           uint32_t *band)
+{
+    if ((*band = predict(c, &c->str_tab, BAND_STRING, label, len)) !=
+        UINT32_MAX)
+        return HS_OK;
+    uint32_t k = hs_intern_find_hashed(&c->str_tab, label, len,
+                                       hs_hash_bytes(label, len));
+    if (k == UINT32_MAX)
+        return new_str_band(c, label, len, band);
+    *band = c->str_band[k];
     return HS_OK;
 }
 

@@ -164,8 +164,85 @@ void *hs_arena_alloc(hs_arena *a, size_t size);
 /* A NUL-terminated copy of len bytes; NULL when out of memory. */
 char *hs_arena_strndup(hs_arena *a, const char *s, size_t len);
 
-/* A fast, well-mixed 64-bit hash of a byte string. */
-uint64_t hs_hash_bytes(const void *data, size_t len);
+/* A fast, well-mixed 64-bit hash of a byte string; inline, since the
+ * census hashes a key per sample line or event. */
+static inline uint64_t hs_hash_bytes(const void *data, size_t len)
+{
+    /* One multiply per 8 bytes and a full mix at the end: keys are short
+     * (stacks of a few ids, labels). */
+    const unsigned char *p = data;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len;
+    bool word = len >= 8;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+        p += 8;
+        len -= 8;
+    }
+    if (len) {
+        /* Stacks are whole 4-byte ids: take that case without a
+         * variable-length copy. */
+        uint64_t w = 0;
+        if (len == 4) {
+            uint32_t v;
+            memcpy(&v, p, 4);
+            w = v;
+        } else {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* the same value without a variable-length copy: the word
+             * that ends with the key, shifted down */
+            if (word) {
+                memcpy(&w, p + len - 8, 8);
+                w >>= 8 * (8 - len);
+            } else
+#endif
+                memcpy(&w, p, len);
+        }
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    }
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return h;
+}
+
+/* Whether a[0 .. n) equals b[0 .. n): keys are short, so 8 bytes at a
+ * time inline rather than a call to memcmp. */
+static inline bool hs_bytes_equal(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t u, v;
+        memcpy(&u, x + i, 8);
+        memcpy(&v, y + i, 8);
+        if (u != v)
+            return false;
+    }
+    if (i < n && n >= 8) {
+        /* the rest: the last 8 bytes, overlapping those compared */
+        uint64_t u, v;
+        memcpy(&u, x + n - 8, 8);
+        memcpy(&v, y + n - 8, 8);
+        return u == v;
+    }
+    if (i + 4 <= n) {
+        uint32_t u, v;
+        memcpy(&u, x + i, 4);
+        memcpy(&v, y + i, 4);
+        if (u != v)
+            return false;
+        i += 4;
+    }
+    for (; i < n; i++)
+        if (x[i] != y[i])
+            return false;
+    return true;
+}
 
 /*
  * An interning table: maps byte strings to dense indices 0, 1, 2, ... in
@@ -205,6 +282,34 @@ bool hs_intern_is_words(const hs_intern *t, uint32_t index, uint64_t head,
                         const uint64_t *rest, size_t n);
 /* The index of key, or UINT32_MAX when absent. */
 uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len);
+
+/* A slot holds index + 1 in its low 32 bits (0 = empty) and the high
+ * half of the key's hash above, so a probe rejects other keys without
+ * touching them: on a large log the tables compete with the input for the
+ * cache. */
+#define HS_SLOT_INDEX(s) ((uint32_t)(s))
+#define HS_SLOT_TAG(h) ((h) & 0xffffffff00000000ull)
+
+/* hs_intern_find of a key whose hs_hash_bytes is known, inline for the
+ * per-line and per-event paths. */
+static inline uint32_t hs_intern_find_hashed(const hs_intern *t,
+                                             const void *key, size_t len,
+                                             uint64_t hash)
+{
+    if (!t->nslots)
+        return UINT32_MAX;
+    size_t mask = t->nslots - 1;
+    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+        uint64_t s = t->slots[i];
+        if (!s)
+            return UINT32_MAX;
+        if (HS_SLOT_TAG(s) != HS_SLOT_TAG(hash))
+            continue;
+        const struct hs_intern_key *k = &t->keys[HS_SLOT_INDEX(s) - 1];
+        if (k->len == len && hs_bytes_equal(k->ptr, key, len))
+            return HS_SLOT_INDEX(s) - 1;
+    }
+}
 
 /* --- util.c: buffered writing to a sink, for the text renderers ------- */
 

@@ -178,34 +178,8 @@ static inline uint64_t hash_word(uint64_t h, uint64_t w)
 
 #define HASH_SEED 0x9e3779b97f4a7c15ull
 
-uint64_t hs_hash_bytes(const void *data, size_t len)
-{
-    /* One multiply per 8 bytes and a full mix at the end: keys are short
-     * (stacks of a few ids, labels) and hashed once per sample event. */
-    const unsigned char *p = data;
-    uint64_t h = HASH_SEED ^ (uint64_t)len;
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = hash_word(h, w);
-        p += 8;
-        len -= 8;
-    }
-    if (len) {
-        /* Stacks are whole 4-byte ids: take that case without a
-         * variable-length copy. */
-        uint64_t w = 0;
-        if (len == 4) {
-            uint32_t v;
-            memcpy(&v, p, 4);
-            w = v;
-        } else {
-            memcpy(&w, p, len);
-        }
-        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-    }
-    return mix64(h);
-}
+/* hs_hash_bytes is inline in internal.h; the words of a key hash as its
+ * bytes do there (hs_intern_put_words relies on it). */
 
 /* --- interning ------------------------------------------------------------ */
 

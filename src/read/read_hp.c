@@ -411,7 +411,8 @@ static int band_line(hs_hp_parser *p, const char *s, size_t n, hs_error *err)
     return cb_status(p, err, p->cb.band(p->cb.user, s, kend, bytes));
 }
 
-static int parse_line(hs_hp_parser *p, char *s, size_t n, hs_error *err)
+static int parse_line(hs_hp_parser *p, const char *s, size_t n,
+                      hs_error *err)
 {
     if (n && s[n - 1] == '\r')
         n--;
@@ -446,6 +447,99 @@ static int parse_line(hs_hp_parser *p, char *s, size_t n, hs_error *err)
     return band_line(p, s, n, err);
 }
 
+/*
+ * The index of the first byte below 0x0b in s[0 .. n) (a TAB, a line break
+ * or another control byte), or n: eight bytes at a time where words are
+ * little-endian (the lowest flagged byte of the test is always a true one).
+ */
+static size_t first_control(const char *s, size_t n)
+{
+    size_t i = 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        uint64_t m = (w - 0x0b0b0b0b0b0b0b0bull) & ~w & 0x8080808080808080ull;
+        if (m)
+            return i + (size_t)(__builtin_ctzll(m) >> 3);
+    }
+#endif
+    for (; i < n; i++)
+        if ((unsigned char)s[i] < 0x0b)
+            break;
+    return i;
+}
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_DIGITS 1
+/*
+ * The decimal digits that begin s[0 .. 8) (8 bytes readable): their number
+ * in *k, 0 to 8, and their value, eight at a time. The lowest byte the
+ * test flags is always a true non-digit (a borrow or carry moves upwards
+ * only, from a byte that is not a digit).
+ */
+static inline uint64_t word_digits(const char *s, unsigned *k)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    uint64_t x = w - 0x3030303030303030ull;
+    uint64_t bad = (x | (x + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    *k = bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+    if (!*k)
+        return 0;
+    /* the digits to the top bytes: the bytes below them are leading 0s */
+    x <<= 8 * (8 - *k);
+    x = x * 10 + (x >> 8);
+    return ((x & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
+            ((x >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >>
+           32;
+}
+#endif
+
+/*
+ * The runtime's band line, "name<TAB>digits\n" whole in s[0 .. n), parsed
+ * where it lies: the bytes it took (its line break included), or 0 for any
+ * other line (a CR, spaces, a 20-digit count, a cut ...), which the general
+ * path then takes and reads the same way. Only inside a sample, where a
+ * line with a TAB is always a band.
+ */
+static size_t fast_band(hs_hp_parser *p, const char *s, size_t n, int *st,
+                        hs_error *err)
+{
+    size_t t = first_control(s, n);
+    if (t == 0 || t >= n || s[t] != '\t' || t > LINE_MAX_BYTES - 21)
+        return 0;
+    uint64_t v = 0;
+    size_t j = t + 1, end = n - j > 20 ? j + 20 : n;
+#ifdef WORD_DIGITS
+    if (end - j >= 8) {
+        unsigned k;
+        v = word_digits(s + j, &k);
+        j += k;
+        if (k < 8)
+            end = j;
+    }
+#endif
+    for (; j < end; j++) {
+        unsigned d = (unsigned char)s[j] - (unsigned)'0';
+        if (d > 9)
+            break;
+        v = v * 10 + d;
+    }
+    /* at most 19 digits: 10^19 - 1 fits in 64 bits */
+    if (j == t + 1 || j - (t + 1) > 19 || j >= n || s[j] != '\n')
+        return 0;
+    *st = p->began ? HS_OK : report_begin(p, err);
+    if (!*st) {
+        int cb = p->cb.band(p->cb.user, s, t, v);
+        if (cb)
+            *st = cb_status(p, err, cb);
+    }
+    return j + 1;
+}
+
 int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
                        hs_error *err)
 {
@@ -454,22 +548,42 @@ int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
     const char *d = data;
     size_t i = 0;
     while (i < len) {
+        int st = HS_OK;
+        if (!p->line_len && p->in_sample) {
+            size_t took = fast_band(p, d + i, len - i, &st, err);
+            if (st)
+                return st;
+            if (took) {
+                i += took;
+                p->offset += took;
+                p->lineno++;
+                p->line_off = p->offset;
+                continue;
+            }
+        }
         const char *nl = memchr(d + i, '\n', len - i);
         size_t take = nl ? (size_t)(nl - (d + i)) : len - i;
         if (p->line_len + take > LINE_MAX_BYTES)
             return fail(p, err, HS_ERR_PARSE,
                         "the line is longer than %u bytes: not a heap "
                         "profile", LINE_MAX_BYTES);
-        if (!hs_grow(p->alloc, (void **)&p->line, &p->line_cap,
-                     p->line_len + take + 1, 1))
-            return fail(p, err, HS_ERR_NOMEM, "out of memory");
-        memcpy(p->line + p->line_len, d + i, take);
-        p->line_len += take;
+        const char *line = d + i;
+        /* A line cut by the chunk's edge waits in p->line for its end;
+         * a whole one is parsed where it lies. */
+        if (p->line_len || !nl) {
+            if (!hs_grow(p->alloc, (void **)&p->line, &p->line_cap,
+                         p->line_len + take + 1, 1))
+                return fail(p, err, HS_ERR_NOMEM, "out of memory");
+            memcpy(p->line + p->line_len, d + i, take);
+            p->line_len += take;
+            line = p->line;
+        }
         if (!nl) {
             p->offset += take;
             return HS_OK;
         }
-        int st = parse_line(p, p->line, p->line_len, err);
+        size_t n = p->line_len ? p->line_len : take;
+        st = parse_line(p, line, n, err);
         p->line_len = 0;
         if (st)
             return st;
