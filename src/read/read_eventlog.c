@@ -64,7 +64,7 @@ static void apply_decode(hs_reader *r)
     for (uint32_t t = 0; t < r->type_ntags; t++)
         if (r->type_info[t])
             r->type_info[t] = (r->type_info[t] & TI_SIZE) |
-                              (hs__decodes(r, (uint16_t)t) ? TI_DECODE : 0);
+                              hs__type_flags(r, (uint16_t)t);
 }
 
 void hs_reader_set_decode(hs_reader *r, bool decode)
@@ -282,7 +282,7 @@ int hs_reader_next(hs_reader *r, hs_event *ev)
     uint16_t tag = hs_be16(p);
     uint32_t info = hs__type_info(r, tag); /* 0: 65535 or undeclared */
     uint32_t size1 = info & TI_SIZE;
-    if (!info || tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE)
+    if ((info - 1) & TI_SPECIAL) /* undeclared, a marker or an IPE event */
         return next_general(r, ev);
     size_t head = 10, total = 10 + (size_t)(size1 - 1);
     if (size1 - 1 == VARIABLE_SIZE) {
@@ -375,8 +375,7 @@ static int run_plain(hs_reader *r, hs_event_fn fn, void *user)
     while (end - p >= 12) {
         uint16_t tag = hs_be16(p);
         uint32_t info = tag < ntags ? type_info[tag] : 0; /* 0: undeclared */
-        if (!info || (info & TI_DECODE) || tag == HS_EV_BLOCK_MARKER ||
-            tag == HS_EV_IPE)
+        if ((info - 1) & TI_STOP) /* undeclared, decoded or special */
             break;
         uint32_t size1 = info & TI_SIZE;
         size_t head = 10, total = 10 + (size_t)(size1 - 1);
@@ -449,7 +448,7 @@ static int run_tally(hs_reader *r, hs_event_fn fn, void *user, hs__tally *t)
     while (end - p >= 12) {
         uint16_t tag = hs_be16(p);
         uint32_t info = tag < ntags ? type_info[tag] : 0; /* 0: undeclared */
-        if (!info || tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE)
+        if ((info - 1) & TI_SPECIAL) /* undeclared or special */
             break;
         uint32_t size1 = info & TI_SIZE;
         size_t head = 10, total = 10 + (size_t)(size1 - 1);
@@ -547,6 +546,11 @@ static int read_loop(hs_reader *r, hs_input *in, hs_event_fn fn, void *user,
         if (rs < 0 || rs == HS_DONE)
             break;
     }
+    return hs__read_end(r, in, st);
+}
+
+int hs__read_end(hs_reader *r, hs_input *in, int st)
+{
     /* Every failure is recorded in the reader, so that a caller that
      * reports hs_reader_error() always has a message to print. */
     if (st == HS_ERR_NOMEM)
