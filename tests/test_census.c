@@ -447,6 +447,56 @@ static void test_marker_order(void)
     evw_free(&w);
 }
 
+/* Markers at times[0..n) come out as a stable sort by time would put
+ * them (an insertion sort here, the reference). */
+static void check_marker_order(const uint64_t *times, size_t n)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    size_t *want = malloc(n * sizeof *want);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    for (size_t i = 0; i < n; i++) {
+        char text[16];
+        snprintf(text, sizeof text, "m%zu", i);
+        evw_string_event(&w, 58, times[i], text);
+        size_t j = i;
+        for (; j > 0 && times[want[j - 1]] > times[i]; j--)
+            want[j] = want[j - 1];
+        want[j] = i;
+    }
+    evw_data_end(&w);
+    hs_census *c = census_of(&w);
+    CU_ASSERT_EQUAL_FATAL(hs_census_marker_count(c), n);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++) {
+        char text[16];
+        snprintf(text, sizeof text, "m%zu", want[i]);
+        wrong += strcmp(hs_census_marker_at(c, i)->text, text) != 0;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    hs_census_free(c);
+    evw_free(&w);
+    free(want);
+}
+
+/* The orders logs give: blocks of three capabilities interleaved, with
+ * equal times across them; and orders no few sorted sequences make
+ * (descending pairs, a saw-tooth with ties), which the sort takes too. */
+static void test_marker_order_shapes(void)
+{
+    enum { N = 600 };
+    static uint64_t t[N];
+    for (size_t i = 0; i < N; i++) /* blocks of 10 from caps 0, 1, 2 */
+        t[i] = (i / 30) * 100 + (i % 10) * 10 + (i / 10 % 3) % 2;
+    check_marker_order(t, N);
+    for (size_t i = 0; i < N; i++)
+        t[i] = (N - i) / 2;
+    check_marker_order(t, N);
+    for (size_t i = 0; i < N; i++)
+        t[i] = (i * 37) % 23 / 2;
+    check_marker_order(t, N);
+}
+
 /* ---- corpus --------------------------------------------------------- */
 
 
@@ -515,6 +565,7 @@ int main(void)
         {"heap lines and orphan samples", test_heap_lines_and_orphans},
         {"huge stack", test_huge_stack},
         {"markers out of order", test_marker_order},
+        {"markers in the orders logs give", test_marker_order_shapes},
         {"band groups: joined by name, saturating", test_band_groups},
         {NULL, NULL},
     };

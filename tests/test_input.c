@@ -5,6 +5,7 @@
  * every allocation of the reader failing in turn gives HS_ERR_NOMEM,
  * recorded in the reader, and leaks nothing. And the formats told apart
  * by their first bytes (hs_format_sniff), as every command tells them.
+ * hs_read_fd_count() counts what hs_reader_next() reads, on every path.
  */
 #include <heapscope/heapscope.h>
 
@@ -71,6 +72,31 @@ static int pipe_of(const uint8_t *data, size_t len, pid_t *pid)
     return tu_pipe_from(data, len, 31, 70001, pid);
 }
 
+/* hs_read_fd_count() on fd gives the tag counts of data[0..len) fed in
+ * memory event by event, the same status and the same end offset, with
+ * decoding off (the framing loop) and on (every event decoded first). */
+static void check_count(int fd, const uint8_t *data, size_t len,
+                        bool decode)
+{
+    static uint64_t want[65536], got[65536];
+    memset(want, 0, sizeof want);
+    memset(got, 0, sizeof got);
+    hs_reader *m = hs_reader_new(), *r = hs_reader_new();
+    CU_ASSERT_FATAL(m && r);
+    hs_reader_feed(m, data, len);
+    hs_event ev;
+    while (hs_reader_next(m, &ev) == HS_EVENT)
+        want[ev.tag]++;
+    int want_st = hs_reader_finish(m);
+    hs_reader_set_decode(r, decode);
+    int st = hs_read_fd_count(r, fd, got);
+    CU_ASSERT_EQUAL(st, want_st);
+    CU_ASSERT(memcmp(got, want, sizeof got) == 0);
+    CU_ASSERT_EQUAL(hs_reader_offset(r), hs_reader_offset(m));
+    hs_reader_free(m);
+    hs_reader_free(r);
+}
+
 static void check_paths(const char *path, const uint8_t *data, size_t len)
 {
     int want_st, file_st, pipe_st;
@@ -89,6 +115,16 @@ static void check_paths(const char *path, const uint8_t *data, size_t len)
     CU_ASSERT(file.n == want.n && file.hash == want.hash);
     CU_ASSERT(piped.n == want.n && piped.hash == want.hash);
     CU_ASSERT(file_st == want_st && pipe_st == want_st);
+    for (int decode = 0; decode < 2; decode++) {
+        fd = open(path, O_RDONLY);
+        CU_ASSERT_FATAL(fd >= 0);
+        check_count(fd, data, len, decode);
+        close(fd);
+        fd = pipe_of(data, len, &pid);
+        check_count(fd, data, len, decode);
+        close(fd);
+        waitpid(pid, &wst, 0);
+    }
     if (file.hash != want.hash || piped.hash != want.hash)
         fprintf(stderr, "\n  %s: %llu events in memory, %llu from the file, %llu "
                 "piped\n", path, (unsigned long long)want.n,

@@ -8,6 +8,7 @@
  */
 #include <heapscope/heapscope.h>
 
+#include "evwriter.h"
 #include "testutil.h"
 
 #include <CUnit/Basic.h>
@@ -185,6 +186,40 @@ static int check_dir(const char *dir)
     return n;
 }
 
+/* Events after a block's end, before the next block marker, are in no
+ * capability's block: the one pass's fast loop gives them no capability
+ * either, whether the block it starts in ended or not. */
+static void test_after_block_end(void)
+{
+    evw w;
+    evw_start_ghc92(&w);
+    uint64_t t = 1000;
+    for (int round = 0; round < 200; round++) {
+        for (uint16_t cap = 0; cap < 2; cap++) {
+            size_t b = evw_block(&w, t, cap);
+            for (int i = 0; i < 3 + round % 5; i++) {
+                evw_write(&w, t += 10, &(hs_event){.tag = HS_EV_GC_START});
+                evw_write(&w, t += 90 + cap * 7,
+                          &(hs_event){.tag = HS_EV_GC_END});
+            }
+            evw_block_end(&w, b, t);
+        }
+        for (int i = 0; i < round % 3; i++) { /* outside any block */
+            evw_write(&w, t += 10, &(hs_event){.tag = HS_EV_GC_START});
+            evw_write(&w, t += 50, &(hs_event){.tag = HS_EV_GC_END});
+        }
+    }
+    evw_data_end(&w);
+    char path[] = "/tmp/heapscope-onepass-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_FATAL(write(fd, w.data, w.len) == (ssize_t)w.len);
+    close(fd);
+    check_log(path);
+    unlink(path);
+    evw_free(&w);
+}
+
 static void test_samples(void)
 {
     char dir[4096];
@@ -209,6 +244,7 @@ int main(void)
     static const tu_test tests[] = {
         {"sample logs: one pass as event by event", test_samples},
         {"corpus logs: one pass as event by event", test_corpus},
+        {"events after a block's end", test_after_block_end},
         {NULL, NULL},
     };
     return tu_main("onepass", NULL, NULL, tests);

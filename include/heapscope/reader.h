@@ -281,6 +281,15 @@ typedef int (*hs_event_fn)(void *user, const hs_event *ev);
  */
 HS_API int hs_read_fd(hs_reader *r, int fd, hs_event_fn fn, void *user);
 
+/*
+ * Reads fd as hs_read_fd() does, but only counts the events: adds to
+ * counts[tag] (65,536 entries, one per tag; block markers under theirs)
+ * the number of events of each tag. Events the reader is set to decode
+ * are decoded (and checked) first, so call hs_reader_set_decode(r, false)
+ * to count at the speed of framing alone. Returns as hs_read_fd().
+ */
+HS_API int hs_read_fd_count(hs_reader *r, int fd, uint64_t *counts);
+
 #ifdef __cplusplus
 }
 #endif

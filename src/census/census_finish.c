@@ -25,21 +25,11 @@ static inline uint64_t time_at(const unsigned char *a, size_t i, size_t size)
     return t;
 }
 
-/*
- * Stable sort by time of an array whose elements start with a u64 time
- * (markers, heap-line points, time-profile samples). Such arrays arrive as a few long sorted
- * runs (one per capability buffer, interleaved block by block), so a
- * natural merge sort finishes in a few passes; its worst case is still
- * O(n log n).
- */
-static bool stable_sort_by_time(const hs_allocator *alloc, void *base,
-                                size_t n, size_t size)
+/* The natural merge sort behind stable_sort_by_time(): any input, in
+ * O(n log n); tmp holds n elements. */
+static void merge_runs(unsigned char *a, unsigned char *tmp, size_t n,
+                       size_t size)
 {
-    if (n < 2)
-        return true;
-    unsigned char *a = base, *tmp = hs_calloc(alloc, n, size);
-    if (!tmp)
-        return false;
 #define T(arr, i) time_at((arr), (i), size)
     for (;;) {
         size_t runs = 0, i = 0, out = 0;
@@ -69,6 +59,119 @@ static bool stable_sort_by_time(const hs_allocator *alloc, void *base,
             break;
     }
 #undef T
+}
+
+/* Sorted runs chained: a run joins the chain whose last time is the
+ * latest not after the run's first, so each chain is in time order. */
+#define MAX_CHAINS 8
+typedef struct chains {
+    size_t n;
+    size_t head[MAX_CHAINS], tail[MAX_CHAINS]; /* run indexes */
+    uint64_t last[MAX_CHAINS];
+} chains;
+typedef struct run {
+    size_t start, end, next; /* next: the chain's next run, or SIZE_MAX */
+} run;
+
+/* The runs of a in runs[] (nruns of them), chained in *ch; false when
+ * they need more than MAX_CHAINS chains. */
+static bool chain_runs(const unsigned char *a, size_t n, size_t size,
+                       run *runs, chains *ch)
+{
+    ch->n = 0;
+    for (size_t i = 0, k = 0; i < n; k++) {
+        size_t e = i + 1;
+        while (e < n && time_at(a, e - 1, size) <= time_at(a, e, size))
+            e++;
+        uint64_t first = time_at(a, i, size);
+        size_t best = SIZE_MAX;
+        for (size_t c = 0; c < ch->n; c++)
+            if (ch->last[c] <= first &&
+                (best == SIZE_MAX || ch->last[c] > ch->last[best]))
+                best = c;
+        if (best == SIZE_MAX) {
+            if (ch->n == MAX_CHAINS)
+                return false;
+            best = ch->n++;
+            ch->head[best] = k;
+        } else {
+            runs[ch->tail[best]].next = k;
+        }
+        runs[k] = (run){i, e, SIZE_MAX};
+        ch->tail[best] = k;
+        ch->last[best] = time_at(a, e - 1, size);
+        i = e;
+    }
+    return true;
+}
+
+/* Merges the chains into tmp by (time, position in a): the stable order. */
+static void merge_chains(const unsigned char *a, unsigned char *tmp,
+                         size_t n, size_t size, const run *runs,
+                         const chains *ch)
+{
+    size_t at[MAX_CHAINS], cur[MAX_CHAINS], nc = ch->n;
+    for (size_t c = 0; c < nc; c++) {
+        cur[c] = ch->head[c];
+        at[c] = runs[cur[c]].start;
+    }
+    for (size_t out = 0; out < n; out++) {
+        size_t best = SIZE_MAX;
+        uint64_t bt = 0;
+        for (size_t c = 0; c < nc; c++) {
+            if (cur[c] == SIZE_MAX)
+                continue;
+            uint64_t t = time_at(a, at[c], size);
+            if (best == SIZE_MAX || t < bt || (t == bt && at[c] < at[best])) {
+                best = c;
+                bt = t;
+            }
+        }
+        memcpy(tmp + out * size, a + at[best] * size, size);
+        if (++at[best] == runs[cur[best]].end) {
+            cur[best] = runs[cur[best]].next;
+            if (cur[best] != SIZE_MAX)
+                at[best] = runs[cur[best]].start;
+        }
+    }
+}
+
+/*
+ * Stable sort by time of an array whose elements start with a u64 time
+ * (markers, heap-line points, time-profile samples). Such arrays arrive
+ * as thousands of short sorted runs, one per capability buffer, the
+ * capabilities' runs interleaved block by block: the runs are chained per
+ * capability (a run continues the chain that ends latest before it) and
+ * the few chains merged at once, each element copied once. An order the
+ * chains cannot follow (more than MAX_CHAINS of them) takes a natural
+ * merge sort, O(n log n).
+ */
+static bool stable_sort_by_time(const hs_allocator *alloc, void *base,
+                                size_t n, size_t size)
+{
+    if (n < 2)
+        return true;
+    unsigned char *a = base;
+    size_t nruns = 1;
+    for (size_t i = 1; i < n; i++)
+        nruns += time_at(a, i - 1, size) > time_at(a, i, size);
+    if (nruns == 1)
+        return true;
+    unsigned char *tmp = hs_calloc(alloc, n, size);
+    run *runs = hs_calloc(alloc, nruns, sizeof *runs);
+    if (!tmp || !runs) {
+        hs_free(alloc, tmp);
+        hs_free(alloc, runs);
+        return false;
+    }
+    chains ch;
+    if (chain_runs(a, n, size, runs, &ch)) {
+        merge_chains(a, tmp, n, size, runs, &ch);
+        memcpy(a, tmp, n * size);
+    } else {
+        merge_runs(a, tmp, n, size);
+    }
+    hs_free(alloc, runs);
     hs_free(alloc, tmp);
     return true;
 }

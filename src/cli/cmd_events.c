@@ -201,13 +201,6 @@ static int on_print(void *user, const hs_event *ev)
     return 0;
 }
 
-static int on_count(void *user, const hs_event *ev)
-{
-    uint64_t *counts = user;
-    counts[ev->tag]++;
-    return 0;
-}
-
 int cmd_events(int argc, char **argv)
 {
     cli_parsed p;
@@ -256,7 +249,7 @@ int cmd_events(int argc, char **argv)
         ;
     if (count) {
         hs_reader_set_decode(r, false);
-        st = hs_read_fd(r, fd, on_count, counts);
+        st = hs_read_fd_count(r, fd, counts);
         for (unsigned t = 0; t < 65536; t++) {
             if (!counts[t])
                 continue;

@@ -67,6 +67,11 @@ enum state {
  * so the choice costs nothing there. */
 #define TI_SIZE 0x1ffffu
 #define TI_DECODE 0x80000000u
+/* Block markers and IPE events, which only the general path frames: with
+ * TI_DECODE, one test of ((info - 1) & TI_STOP) sends an undeclared tag
+ * (info 0), a decoded one and these off the plain loops. */
+#define TI_SPECIAL 0x40000000u
+#define TI_STOP (TI_DECODE | TI_SPECIAL)
 struct hs_reader {
     hs_allocator alloc_store;
     const hs_allocator *alloc; /* &alloc_store, or NULL for the C library */
@@ -145,6 +150,19 @@ static inline bool hs__decodes(const hs_reader *r, uint16_t tag)
     return r->decode && (!r->decode_some ||
                          (r->decode_mask[tag / 64] >> (tag % 64) & 1));
 }
+
+/* The flag bits of a declared tag's type_info entry. */
+static inline uint32_t hs__type_flags(const hs_reader *r, uint16_t tag)
+{
+    return (hs__decodes(r, tag) ? TI_DECODE : 0) |
+           (tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE ? TI_SPECIAL : 0);
+}
+
+/* After the input loop ended with st (hs_input_next()'s last return):
+ * records an input failure in the reader, else ends the stream with
+ * hs_reader_finish(). */
+struct hs_input;
+int hs__read_end(hs_reader *r, struct hs_input *in, int st);
 
 /* The first n bytes of the current item, or NULL when the input has run out
  * (whatever it had is staged). See the invariants at the top. */

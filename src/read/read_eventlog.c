@@ -1,9 +1,10 @@
 /*
- * The eventlog reader's framing: the reader object and its settings,
- * events framed from the staged or fed bytes, block markers, the end of
- * the stream and sticky errors. The header is parsed in read_header.c and
- * payloads are decoded in read_decode.c; see eventlog_internal.h for the
- * staging rules all three share.
+ * The eventlog reader's framing: events framed from the staged or fed
+ * bytes, block markers, the end of the stream and sticky errors. The
+ * reader object and its settings are in read_reader.c, the header is
+ * parsed in read_header.c, payloads are decoded in read_decode.c and
+ * counted in read_count.c; see eventlog_internal.h for the staging rules
+ * they share.
  */
 #include "heapscope/reader.h"
 #include "common/internal.h"
@@ -17,102 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-hs_reader *hs_reader_new(void)
-{
-    return hs_reader_new_with(NULL);
-}
-
-hs_reader *hs_reader_new_with(const hs_allocator *alloc)
-{
-    hs_reader *r = hs_calloc(alloc, 1, sizeof *r);
-    if (!r)
-        return NULL;
-    r->alloc = hs_alloc_copy(&r->alloc_store, alloc);
-    r->type_info = hs_calloc(r->alloc, TYPE_INFO_START, sizeof *r->type_info);
-    r->type_ntags = TYPE_INFO_START;
-    r->stage = hs_malloc(r->alloc, STAGE_MAX);
-    if (!r->type_info || !r->stage) {
-        hs_reader_free(r);
-        return NULL;
-    }
-    r->decode = true;
-    r->state = ST_HDRB;
-    r->block_cap = HS_CAP_NONE;
-    hs__error_clear(&r->err);
-    return r;
-}
-
-void hs_reader_free(hs_reader *r)
-{
-    if (!r)
-        return;
-    /* The allocator lives inside r: keep a copy to free r itself with. */
-    hs_allocator store;
-    const hs_allocator *a = hs_alloc_copy(&store, r->alloc);
-    for (size_t i = 0; i < r->ndesc; i++)
-        hs_free(a, r->descs[i].text);
-    hs_free(a, r->descs);
-    hs_free(a, r->type_info);
-    hs_free(a, r->stage);
-    hs_free(a, r);
-}
-
-/* Brings TI_DECODE of every declared tag in line with the settings. */
-static void apply_decode(hs_reader *r)
-{
-    for (uint32_t t = 0; t < r->type_ntags; t++)
-        if (r->type_info[t])
-            r->type_info[t] = (r->type_info[t] & TI_SIZE) |
-                              (hs__decodes(r, (uint16_t)t) ? TI_DECODE : 0);
-}
-
-void hs_reader_set_decode(hs_reader *r, bool decode)
-{
-    r->decode = decode;
-    r->decode_some = false;
-    apply_decode(r);
-}
-
-void hs_reader_set_raw_stacks(hs_reader *r, bool raw_only)
-{
-    r->raw_stacks = raw_only;
-}
-
-void hs_reader_decode_only(hs_reader *r, const uint16_t *tags, size_t n)
-{
-    memset(r->decode_mask, 0, sizeof r->decode_mask);
-    for (size_t i = 0; i < n; i++)
-        r->decode_mask[tags[i] / 64] |= (uint64_t)1 << (tags[i] % 64);
-    r->decode = true;
-    r->decode_some = true;
-    apply_decode(r);
-}
-
-uint64_t hs_reader_offset(const hs_reader *r)
-{
-    return r->item_off + r->stage_len;
-}
-
-bool hs_reader_header_done(const hs_reader *r) { return r->header_done; }
-
-const hs_error *hs_reader_error(const hs_reader *r) { return &r->err; }
-
-bool hs_reader_event_type(const hs_reader *r, uint16_t tag, int *size,
-                          hs_str *desc)
-{
-    uint32_t info = hs__type_info(r, tag) & TI_SIZE;
-    if (!info)
-        return false;
-    if (size)
-        *size = info - 1 == VARIABLE_SIZE ? -1 : (int)(info - 1);
-    if (desc) {
-        const char *d = hs__type_desc(r, tag);
-        desc->ptr = d ? d : "";
-        desc->len = d ? strlen(d) : 0;
-    }
-    return true;
-}
 
 int hs__reader_fail(hs_reader *r, int code, uint64_t offset, const char *fmt,
                     ...) {
@@ -282,7 +187,7 @@ int hs_reader_next(hs_reader *r, hs_event *ev)
     uint16_t tag = hs_be16(p);
     uint32_t info = hs__type_info(r, tag); /* 0: 65535 or undeclared */
     uint32_t size1 = info & TI_SIZE;
-    if (!info || tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE)
+    if ((info - 1) & TI_SPECIAL) /* undeclared, a marker or an IPE event */
         return next_general(r, ev);
     size_t head = 10, total = 10 + (size_t)(size1 - 1);
     if (size1 - 1 == VARIABLE_SIZE) {
@@ -375,8 +280,7 @@ static int run_plain(hs_reader *r, hs_event_fn fn, void *user)
     while (end - p >= 12) {
         uint16_t tag = hs_be16(p);
         uint32_t info = tag < ntags ? type_info[tag] : 0; /* 0: undeclared */
-        if (!info || (info & TI_DECODE) || tag == HS_EV_BLOCK_MARKER ||
-            tag == HS_EV_IPE)
+        if ((info - 1) & TI_STOP) /* undeclared, decoded or special */
             break;
         uint32_t size1 = info & TI_SIZE;
         size_t head = 10, total = 10 + (size_t)(size1 - 1);
@@ -437,19 +341,26 @@ static void tally_one(hs__tally *t, const hs_event *ev)
  */
 static int run_tally(hs_reader *r, hs_event_fn fn, void *user, hs__tally *t)
 {
-    const uint8_t *base = r->in, *p = base + r->in_pos;
+    const uint8_t *base = r->in, *start = base + r->in_pos, *p = start;
     const uint8_t *end = base + r->in_len;
     const uint32_t *type_info = r->type_info;
     const size_t ntags = r->type_ntags;
-    const uint64_t block_end = r->block_end;
-    uint64_t off = r->item_off, index = r->index;
-    int32_t cap = r->block_cap;
+    const uint64_t block_end = r->block_end, off0 = r->item_off;
+    const uint64_t index0 = r->index;
+    /* An event before block_end is in the block, of its capability; one
+     * at or past it (the offsets only grow) in none: tested only for the
+     * events decoded, and for the tally's largest capability, the first
+     * event's (the others' are the same or none). */
+    const int32_t block_cap = r->block_cap;
     hs__tally tl = *t;
+    const uint64_t events0 = tl.events;
+    uint64_t max_time = tl.max_time;
+    uint16_t last_tag = tl.last_tag;
     int rc = 0;
     while (end - p >= 12) {
         uint16_t tag = hs_be16(p);
         uint32_t info = tag < ntags ? type_info[tag] : 0; /* 0: undeclared */
-        if (!info || tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE)
+        if ((info - 1) & TI_SPECIAL) /* undeclared or special */
             break;
         uint32_t size1 = info & TI_SIZE;
         size_t head = 10, total = 10 + (size_t)(size1 - 1);
@@ -459,46 +370,54 @@ static int run_tally(hs_reader *r, hs_event_fn fn, void *user, hs__tally *t)
         }
         if ((size_t)(end - p) < total)
             break;
-        if (off >= block_end)
-            cap = HS_CAP_NONE;
         uint64_t time = hs_be64(p + 2);
-        hs_event ev;
         if (info & TI_DECODE) {
+            uint64_t off = off0 + (uint64_t)(p - start);
+            hs_event ev;
             ev.tag = tag;
             ev.known = false;
-            ev.cap = cap;
+            ev.cap = off < block_end ? block_cap : HS_CAP_NONE;
             ev.time = time;
             ev.offset = off;
-            ev.index = index;
+            ev.index = index0 + (tl.events - events0);
             ev.payload = p + head;
             ev.payload_len = total - head;
             r->in_pos = (size_t)(p - base);
             r->item_off = off;
-            r->index = index;
-            r->block_cap = cap;
+            r->index = ev.index;
+            r->block_cap = ev.cap;
             if (hs__reader_decode(r, &ev) < 0)
                 break;
-        }
-        tl.events++;
-        tl.max_time = time > tl.max_time ? time : tl.max_time;
-        tl.max_cap = cap > tl.max_cap ? cap : tl.max_cap;
-        tl.last_tag = tag;
-        p += total;
-        off += total;
-        index++;
-        if (info & TI_DECODE) {
-            r->in_pos = (size_t)(p - base);
-            r->item_off = off;
-            r->index = index;
+            r->in_pos += total;
+            r->item_off += total;
+            r->index++;
+            tl.events++;
+            max_time = time > max_time ? time : max_time;
+            last_tag = tag;
+            p += total;
             if ((rc = fn(user, &ev)) != 0)
                 break;
+            continue;
         }
+        tl.events++;
+        max_time = time > max_time ? time : max_time;
+        last_tag = tag;
+        p += total;
+    }
+    uint64_t n = tl.events - events0;
+    if (n) {
+        int32_t first = off0 < block_end ? block_cap : HS_CAP_NONE;
+        tl.max_cap = first > tl.max_cap ? first : tl.max_cap;
+        tl.max_time = max_time;
+        tl.last_tag = last_tag;
     }
     if (r->state != ST_ERROR) {
         r->in_pos = (size_t)(p - base);
-        r->item_off = off;
-        r->index = index;
-        r->block_cap = cap;
+        r->item_off = off0 + (uint64_t)(p - start);
+        r->index = index0 + n;
+        /* the next event is at or past the block's end: as it would */
+        if (r->item_off >= block_end)
+            r->block_cap = HS_CAP_NONE;
     }
     *t = tl;
     return rc;
@@ -547,6 +466,11 @@ static int read_loop(hs_reader *r, hs_input *in, hs_event_fn fn, void *user,
         if (rs < 0 || rs == HS_DONE)
             break;
     }
+    return hs__read_end(r, in, st);
+}
+
+int hs__read_end(hs_reader *r, hs_input *in, int st)
+{
     /* Every failure is recorded in the reader, so that a caller that
      * reports hs_reader_error() always has a message to print. */
     if (st == HS_ERR_NOMEM)

@@ -187,8 +187,7 @@ static int type_fixed(hs_reader *r)
     if (!hs_grow_zeroed(r->alloc, (void **)&r->type_info, &r->type_ntags,
                         (size_t)tag + 1, sizeof *r->type_info))
         return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off, "out of memory");
-    r->type_info[tag] = ((uint32_t)size + 1) |
-                        (hs__decodes(r, tag) ? TI_DECODE : 0);
+    r->type_info[tag] = ((uint32_t)size + 1) | hs__type_flags(r, tag);
     r->et_tag = tag;
     r->field_left = dlen;
     r->desc_len = 0;

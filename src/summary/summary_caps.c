@@ -11,12 +11,9 @@ bool summary_in_window(const hs_summary *s, uint64_t t)
     return t >= s->from && t <= s->to;
 }
 
-capstate *summary_cap_of(hs_summary *s, int32_t cap)
+capstate *summary_cap_new(hs_summary *s, int32_t cap)
 {
     size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
-    /* every GC and heap event asks: a known capability costs no call */
-    if (slot < s->ncaps_alloc && s->caps[slot])
-        return s->caps[slot];
     if (!hs_grow_zeroed(s->alloc, (void **)&s->caps, &s->ncaps_alloc,
                         slot + 1, sizeof *s->caps))
         return NULL;

@@ -122,7 +122,17 @@ void summary_warn(hs_summary *s, const char *fmt, ...) HS_PRINTF(2, 3);
 
 /* summary_caps.c */
 bool summary_in_window(const hs_summary *s, uint64_t t);
-capstate *summary_cap_of(hs_summary *s, int32_t cap);
+/* The state of capability cap (< 0: the global slot), made on first use;
+ * NULL when out of memory. Inline: every GC and heap event asks, and a
+ * known capability costs two loads and no call. */
+capstate *summary_cap_new(hs_summary *s, int32_t cap);
+static inline capstate *summary_cap_of(hs_summary *s, int32_t cap)
+{
+    size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
+    if (slot < s->ncaps_alloc && s->caps[slot])
+        return s->caps[slot];
+    return summary_cap_new(s, cap);
+}
 /* Notes GC_STATS_GHC; HS_OK or HS_ERR_NOMEM. */
 int summary_on_gc_stats(hs_summary *s, capstate *c, const hs_event *ev);
 void summary_on_gc_end(hs_summary *s, capstate *c, uint64_t t);
