@@ -62,6 +62,17 @@ check "progress: --quiet shows nothing" test ! -s "$TMP/tty"
 on_tty summary -q "$SAMPLES/leak-hc.eventlog"
 check "progress: -q on summary shows nothing" bash -c "! grep -aq 'reading' '$TMP/tty'"
 
+on_tty info -q "$TMP/big.hp"
+expect_rc "progress: info -q" 0
+check "progress: -q on info shows nothing" bash -c "! grep -aq 'reading' '$TMP/tty'"
+on_tty info "$TMP/big.hp"
+check "progress: info shows the line" grep -aq "heapscope: reading $TMP/big.hp" "$TMP/tty"
+on_tty events --count "$SAMPLES/leak-hc.eventlog"
+check "progress: events --count shows the line" grep -aq "heapscope: reading .*leak-hc.eventlog" "$TMP/tty"
+on_tty events --count --quiet "$SAMPLES/leak-hc.eventlog"
+expect_rc "progress: events --count --quiet" 0
+check "progress: --quiet on events --count shows nothing" bash -c "! grep -aq 'reading' '$TMP/tty'"
+
 # a pipe that pauses: no size known, bytes and rate only
 on_tty info <(head -c 100000 "$TMP/big.hp"; sleep 1; tail -c +100001 "$TMP/big.hp")
 expect_rc "progress: a pausing pipe" 0

@@ -30,8 +30,14 @@ static const cli_optdef opt_count = {
     "one line per event type present: TAG NAME COUNT,\n"
     "sorted by tag (block markers count under 18)"};
 
+typedef struct events_args {
+    bool count;
+    bool quiet; /* --quiet: no progress line (cli_parse reads it) */
+} events_args;
+
 static const cli_optref opts[] = {
-    {&opt_count, 0, sizeof(bool)},
+    CLI_OPT(opt_count, events_args, count),
+    CLI_OPT(cli_opt_quiet, events_args, quiet),
     CLI_OPT_END,
 };
 
@@ -204,8 +210,9 @@ static int on_print(void *user, const hs_event *ev)
 int cmd_events(int argc, char **argv)
 {
     cli_parsed p;
-    bool count = false;
-    int rc = cli_parse(&cli_cmd_events, argc, argv, &count, &p);
+    events_args a = {false, false};
+    int rc = cli_parse(&cli_cmd_events, argc, argv, &a, &p);
+    bool count = a.count;
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (p.npos != 1) {
@@ -249,7 +256,10 @@ int cmd_events(int argc, char **argv)
         ;
     if (count) {
         hs_reader_set_decode(r, false);
+        /* --count prints only at the end: say how the read goes */
+        cli_progress_begin(fd, path);
         st = hs_read_fd_count(r, fd, counts);
+        cli_progress_end();
         for (unsigned t = 0; t < 65536; t++) {
             if (!counts[t])
                 continue;

@@ -23,7 +23,12 @@ static const char tail[] =
     "\n"
     "Exit codes: see 'heapscope --help'.\n";
 
+typedef struct info_args {
+    bool quiet; /* --quiet: no progress line (cli_parse reads it) */
+} info_args;
+
 static const cli_optref opts[] = {
+    CLI_OPT(cli_opt_quiet, info_args, quiet),
     CLI_OPT_END,
 };
 
@@ -158,7 +163,8 @@ static void print_info(const char *path, const hs_census *c)
 int cmd_info(int argc, char **argv)
 {
     cli_parsed p;
-    int rc = cli_parse(&cli_cmd_info, argc, argv, NULL, &p);
+    info_args a = {false};
+    int rc = cli_parse(&cli_cmd_info, argc, argv, &a, &p);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     const char *path = cli_one_file("info", &p);
