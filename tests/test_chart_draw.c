@@ -330,7 +330,7 @@ static void test_threads_draw_alike(void)
         for (int i = 0; i < 3; i++)
             hs_membuf_free(&d[i].m);
     }
-#ifndef __SANITIZE_ADDRESS__ /* its quarantine holds freed memory */
+#if !UNDER_ASAN /* its quarantine holds freed memory */
     long before = max_rss_kib();
     for (int i = 0; i < 40; i++) {
         struct drawn d = {c, HS_CHART_SVG, {0}, -1};
