@@ -164,6 +164,28 @@ void *hs_arena_alloc(hs_arena *a, size_t size);
 /* A NUL-terminated copy of len bytes; NULL when out of memory. */
 char *hs_arena_strndup(hs_arena *a, const char *s, size_t len);
 
+/* The pieces of hs_hash_bytes, which hs_intern_put_words (util.c) uses
+ * too: a key put as words must hash as its bytes do. */
+#define HS_HASH_SEED 0x9e3779b97f4a7c15ull
+
+/* One 8-byte word into a running hash. */
+static inline uint64_t hs_hash_word(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    return h ^ h >> 29;
+}
+
+/* The final mix of a running hash. */
+static inline uint64_t hs_hash_mix(uint64_t x)
+{
+    x ^= x >> 32;
+    x *= 0xd6e8feb86659fd93ull;
+    x ^= x >> 32;
+    x *= 0xd6e8feb86659fd93ull;
+    x ^= x >> 32;
+    return x;
+}
+
 /* A fast, well-mixed 64-bit hash of a byte string; inline, since the
  * census hashes a key per sample line or event. */
 static inline uint64_t hs_hash_bytes(const void *data, size_t len)
@@ -171,13 +193,12 @@ static inline uint64_t hs_hash_bytes(const void *data, size_t len)
     /* One multiply per 8 bytes and a full mix at the end: keys are short
      * (stacks of a few ids, labels). */
     const unsigned char *p = data;
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len;
+    uint64_t h = HS_HASH_SEED ^ (uint64_t)len;
     bool word = len >= 8;
     while (len >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
+        h = hs_hash_word(h, w);
         p += 8;
         len -= 8;
     }
@@ -202,12 +223,7 @@ static inline uint64_t hs_hash_bytes(const void *data, size_t len)
         }
         h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
     }
-    h ^= h >> 32;
-    h *= 0xd6e8feb86659fd93ull;
-    h ^= h >> 32;
-    h *= 0xd6e8feb86659fd93ull;
-    h ^= h >> 32;
-    return h;
+    return hs_hash_mix(h);
 }
 
 /* Whether a[0 .. n) equals b[0 .. n): keys are short, so 8 bytes at a

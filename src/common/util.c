@@ -157,30 +157,6 @@ char *hs_arena_strndup(hs_arena *a, const char *s, size_t len)
     return p;
 }
 
-/* --- hashing ------------------------------------------------------------ */
-
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93ull;
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93ull;
-    x ^= x >> 32;
-    return x;
-}
-
-/* One 8-byte word into a running hash (hs_hash_bytes, hs_intern_put_words). */
-static inline uint64_t hash_word(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    return h ^ h >> 29;
-}
-
-#define HASH_SEED 0x9e3779b97f4a7c15ull
-
-/* hs_hash_bytes is inline in internal.h; the words of a key hash as its
- * bytes do there (hs_intern_put_words relies on it). */
-
 /* --- interning ------------------------------------------------------------ */
 
 void hs_intern_init(hs_intern *t, const hs_allocator *alloc)
@@ -342,10 +318,10 @@ bool hs_intern_put_words(hs_intern *t, uint64_t head, const uint64_t *rest,
         return false;
     size_t len = (n + 1) * 8;
     /* hs_hash_bytes of the key's bytes, a word at a time. */
-    uint64_t hash = hash_word(HASH_SEED ^ (uint64_t)len, head);
+    uint64_t hash = hs_hash_word(HS_HASH_SEED ^ (uint64_t)len, head);
     for (size_t j = 0; j < n; j++)
-        hash = hash_word(hash, rest[j]);
-    hash = mix64(hash);
+        hash = hs_hash_word(hash, rest[j]);
+    hash = hs_hash_mix(hash);
     struct words_key w = {head, rest, n};
     bool found;
     size_t i = probe_with(t, hash, &w, &found, words_eq);
