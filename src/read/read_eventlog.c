@@ -43,6 +43,20 @@ int hs_reader_feed(hs_reader *r, const void *data, size_t len)
     return HS_OK;
 }
 
+/* The whole length of the event at p (which holds its first 12 bytes),
+ * whose type info's size field is size1 (info & TI_SIZE), and in *head
+ * the length of its header: 10 bytes, or 12 with a variable size. */
+static inline size_t event_length(const uint8_t *p, uint32_t size1,
+                                  size_t *head)
+{
+    if (size1 - 1 == VARIABLE_SIZE) {
+        *head = 12;
+        return 12 + (size_t)hs_be16(p + 10);
+    }
+    *head = 10;
+    return 10 + (size_t)(size1 - 1);
+}
+
 /*
  * An IPE event whose declared length is one byte more than its seven
  * fields. GHC's postIPE, in the versions that build the source location as
@@ -189,11 +203,7 @@ int hs_reader_next(hs_reader *r, hs_event *ev)
     uint32_t size1 = info & TI_SIZE;
     if ((info - 1) & TI_SPECIAL) /* undeclared, a marker or an IPE event */
         return next_general(r, ev);
-    size_t head = 10, total = 10 + (size_t)(size1 - 1);
-    if (size1 - 1 == VARIABLE_SIZE) {
-        head = 12;
-        total = 12 + (size_t)hs_be16(p + 10);
-    }
+    size_t head, total = event_length(p, size1, &head);
     if (avail < total)
         return next_general(r, ev);
     uint64_t off = r->item_off;
@@ -283,11 +293,7 @@ static int run_plain(hs_reader *r, hs_event_fn fn, void *user)
         if ((info - 1) & TI_STOP) /* undeclared, decoded or special */
             break;
         uint32_t size1 = info & TI_SIZE;
-        size_t head = 10, total = 10 + (size_t)(size1 - 1);
-        if (size1 - 1 == VARIABLE_SIZE) {
-            head = 12;
-            total = 12 + (size_t)hs_be16(p + 10);
-        }
+        size_t head, total = event_length(p, size1, &head);
         if ((size_t)(end - p) < total)
             break;
         if (off >= block_end)
@@ -363,11 +369,7 @@ static int run_tally(hs_reader *r, hs_event_fn fn, void *user, hs__tally *t)
         if ((info - 1) & TI_SPECIAL) /* undeclared or special */
             break;
         uint32_t size1 = info & TI_SIZE;
-        size_t head = 10, total = 10 + (size_t)(size1 - 1);
-        if (size1 - 1 == VARIABLE_SIZE) {
-            head = 12;
-            total = 12 + (size_t)hs_be16(p + 10);
-        }
+        size_t head, total = event_length(p, size1, &head);
         if ((size_t)(end - p) < total)
             break;
         uint64_t time = hs_be64(p + 2);
