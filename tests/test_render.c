@@ -6,9 +6,9 @@
  * number of PROF_SAMPLE_COST_CENTRE events); what each renderer says when
  * the profile is missing; a failing sink.
  */
-#include <csv.h>
 #include <heapscope/heapscope.h>
 
+#include "csv_read.h"
 #include "evwriter.h"
 #include "testutil.h"
 
@@ -76,72 +76,6 @@ static char *render(const hs_census *c, int which, int opt, int *st)
     if (!m.data)
         m.data = strdup("");
     return m.data;
-}
-
-/*
- * CSV read back with libcsv in strict mode (a quote inside an unquoted
- * field, text after a closing quote or an unclosed quote fail), not with
- * the library's own code: rows of fields.
- */
-struct csv_table {
-    char ***rows;
-    size_t *nfields;
-    size_t nrows;
-    char **row; /* the row being read */
-    size_t nf;
-};
-
-static void table_free(struct csv_table *t)
-{
-    for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t f = 0; f < t->nfields[r]; f++)
-            free(t->rows[r][f]);
-        free(t->rows[r]);
-    }
-    free(t->rows);
-    free(t->nfields);
-}
-
-static void on_field(void *s, size_t len, void *user)
-{
-    struct csv_table *t = user;
-    t->row = realloc(t->row, (t->nf + 1) * sizeof *t->row);
-    t->row[t->nf++] = strndup(s, len);
-}
-
-static void on_row(int c, void *user)
-{
-    (void)c;
-    struct csv_table *t = user;
-    t->rows = realloc(t->rows, (t->nrows + 1) * sizeof *t->rows);
-    t->nfields = realloc(t->nfields, (t->nrows + 1) * sizeof *t->nfields);
-    t->rows[t->nrows] = t->row;
-    t->nfields[t->nrows++] = t->nf;
-    t->row = NULL;
-    t->nf = 0;
-}
-
-static int no_space(unsigned char c)
-{
-    (void)c;
-    return 0;
-}
-
-static bool csv_read(const char *s, struct csv_table *t)
-{
-    memset(t, 0, sizeof *t);
-    struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
-        return false;
-    csv_set_space_func(&p, no_space); /* keep every byte of a field */
-    size_t n = strlen(s);
-    bool ok = csv_parse(&p, s, n, on_field, on_row, t) == n &&
-              csv_fini(&p, on_field, on_row, t) == 0;
-    csv_free(&p);
-    for (size_t f = 0; f < t->nf; f++)
-        free(t->row[f]);
-    free(t->row);
-    return ok;
 }
 
 static const char *const nasty[] = {

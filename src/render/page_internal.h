@@ -104,4 +104,13 @@ char *hs__page_title(const hs_census *c, const hs_page_options *opt);
  * title; NULL when out of memory. */
 char *hs__page_subtitle(const hs_census *c, const hs_page_options *opt);
 
+/* The page data's small writers (page_writers.c): a number as %.7g (0
+ * when not finite), "key":, a C string (NULL: ""), a NULL-ended list of
+ * strings and n strings as JSON arrays. */
+void hs__page_out_double(hs_outbuf *o, double v);
+void hs__page_out_key(hs_outbuf *o, const char *key);
+void hs__page_out_cstr(hs_outbuf *o, const char *s);
+void hs__page_out_strlist(hs_outbuf *o, const char *const *l);
+void hs__page_out_strarray(hs_outbuf *o, const char *const *f, size_t n);
+
 #endif

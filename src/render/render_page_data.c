@@ -51,49 +51,11 @@ static void out_col(pdata *p, column *k)
 
 #define us_of hs__page_us
 
-static void out_double(hs_outbuf *o, double v)
-{
-    char b[40];
-    if (!isfinite(v))
-        v = 0;
-    int n = snprintf(b, sizeof b, "%.7g", v);
-    hs_outbuf_write(o, b, (size_t)n);
-}
-
-static void out_key(hs_outbuf *o, const char *key)
-{
-    hs_outbuf_putc(o, '"');
-    hs_outbuf_puts(o, key);
-    hs_outbuf_puts(o, "\":");
-}
-
-static void out_cstr(hs_outbuf *o, const char *s)
-{
-    hs_json_outbuf_string(o, s, s ? strlen(s) : 0);
-}
-
-static void out_strlist(hs_outbuf *o, const char *const *l)
-{
-    hs_outbuf_putc(o, '[');
-    for (size_t i = 0; l && l[i]; i++) {
-        if (i)
-            hs_outbuf_putc(o, ',');
-        out_cstr(o, l[i]);
-    }
-    hs_outbuf_putc(o, ']');
-}
-
-/* n strings as a JSON array. */
-static void out_strarray(hs_outbuf *o, const char *const *f, size_t n)
-{
-    hs_outbuf_putc(o, '[');
-    for (size_t k = 0; k < n; k++) {
-        if (k)
-            hs_outbuf_putc(o, ',');
-        out_cstr(o, f[k]);
-    }
-    hs_outbuf_putc(o, ']');
-}
+#define out_double hs__page_out_double
+#define out_key hs__page_out_key
+#define out_cstr hs__page_out_cstr
+#define out_strlist hs__page_out_strlist
+#define out_strarray hs__page_out_strarray
 
 /* --- points: every sample, or samples merged into time intervals -------- */
 
