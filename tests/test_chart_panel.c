@@ -215,6 +215,12 @@ static void test_signed_axis(void)
     /* an unsigned axis starts at 0 */
     hs_chart_value_axis(&ax, 5000, 300, 12, false);
     CU_ASSERT_DOUBLE_EQUAL(hs_chart_axis_start(&ax), 0, 0);
+    /* a round top above the largest value, not on it (5000 B falls on a
+     * tick of 1000): a band reaching it does not run along the edge */
+    CU_ASSERT(hs_chart_axis_end(&ax) >= 5000 * 1.04);
+    CU_ASSERT(fabs(fmod(ax.top / ax.step, 1)) < 1e-9);
+    hs_chart_value_axis_signed(&ax, -1000, 3000, 300, 12);
+    CU_ASSERT(hs_chart_axis_end(&ax) >= 3000 * 1.04);
 }
 
 static void test_clean_text(void)

@@ -44,6 +44,14 @@ static void fmt_tick(char *buf, size_t n, double v, double step,
         snprintf(buf, n, "%.*f", d, v);
 }
 
+/* The first multiple of step at least 4% above v (v >= 0): a band that
+ * reaches the maximum never runs flat along the plot's top edge, as the
+ * page's axis (format.mjs's yAxisTop). */
+static double top_above(double v, double step)
+{
+    return ceil(v * 1.04 / step - 1e-9) * step;
+}
+
 static const char *const byte_units[] = {"B", "KiB", "MiB", "GiB", "TiB",
                                          "PiB"};
 
@@ -67,7 +75,7 @@ void hs_chart_value_axis(hs_chart_axis *ax, double vmax, double length,
     ax->unit_name = byte_units[u];
     double vmax_u = v / ax->unit;
     ax->step = nice_step(vmax_u, length / (font * 4));
-    ax->top = ceil(vmax_u / ax->step - 1e-9) * ax->step;
+    ax->top = top_above(vmax_u, ax->step);
     if (ax->top <= 0)
         ax->top = ax->step;
     ax->bottom = 0;
@@ -80,7 +88,7 @@ void hs_chart_value_axis_signed(hs_chart_axis *ax, double vmin, double vmax,
     vmax = vmax > 0 ? vmax : 0;
     /* the unit and step of the whole range, so both ends read alike */
     hs_chart_value_axis(ax, vmax - vmin, length, font, false);
-    ax->top = ceil(vmax / ax->unit / ax->step - 1e-9) * ax->step;
+    ax->top = top_above(vmax / ax->unit, ax->step);
     ax->bottom = floor(vmin / ax->unit / ax->step + 1e-9) * ax->step;
     if (ax->top <= ax->bottom)
         ax->top = ax->bottom + ax->step;
