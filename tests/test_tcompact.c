@@ -242,6 +242,24 @@ static void status_says(hs_live *l, const hs_live_metrics *m, uint64_t bucket)
     hs_membuf_free(&b);
 }
 
+/* The page's data says so too: its time-profile windows before the
+ * horizon are at bucket precision (0 and 0 for a census never merged). */
+static void page_says(const hs_census *c, uint64_t bucket, uint64_t until)
+{
+    hs_membuf b = {0};
+    hs_sink s = hs_membuf_sink(&b);
+    hs_page_options po;
+    hs_page_options_init(&po);
+    CU_ASSERT_EQUAL(hs_render_page_data(c, &s, &po), HS_OK);
+    CU_ASSERT_EQUAL(hs_sink_write(&s, "", 1), HS_OK);
+    char want[96];
+    snprintf(want, sizeof want, "\"bucket_us\":%llu,\"merged_until_us\":%llu",
+             (unsigned long long)((bucket + 500) / 1000),
+             (unsigned long long)((until + 500) / 1000));
+    CU_ASSERT_PTR_NOT_NULL(strstr((char *)b.data, want));
+    hs_membuf_free(&b);
+}
+
 static void check_run(size_t n, size_t heap)
 {
     size_t len, len2, most, most_ref;
@@ -260,7 +278,9 @@ static void check_run(size_t n, size_t heap)
     CU_ASSERT_EQUAL(hs_live_get_metrics(l, &m), HS_OK);
     CU_ASSERT(m.compacted && m.compacted_until_ns == until);
     status_says(l, &m, bucket);
+    page_says(c, bucket, until);
     CU_ASSERT_EQUAL(hs_census_tprof_bucket_ns(ref), 0);
+    page_says(ref, 0, 0);
     /* (b) totals exact */
     same_totals(c, ref);
     /* (c) over time: the run with the merged ticks at their buckets */

@@ -189,7 +189,11 @@ HS_API int hs_render_page(const hs_census *c, hs_sink *out,
  *              at most 10,000), cut: each text's bound in bytes (240, cut
  *              at a character boundary), list: [[time us, text]]}
  *   lines      {heap, live, blocks}: [times column, bytes column]
- *   tprof      null or {tick_us, stacks: [[ticks, [frames...]]],
+ *   tprof      null or {tick_us, bucket_us, merged_until_us: a live
+ *               census's ticks before merged_until_us are merged into
+ *               buckets of bucket_us (hs_census_tprof_bucket_ns()), so
+ *               windows there are that precise; 0 and 0 when none is,
+ *               stacks: [[ticks, [frames...]]],
  *               caps: [[stack, cap, ticks]], iv: the profile over time:
  *               {n: intervals, w_ns: their width (interval k starts at
  *               k * w_ns from the log's start), cc: [[frame, srcloc]]

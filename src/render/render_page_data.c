@@ -401,6 +401,12 @@ static int out_tprof(pdata *p, frames *f)
     }
     hs_outbuf_puts(p->o, "{\"tick_us\":");
     hs_outbuf_u64(p->o, us_of(hs_census_get_info(p->c)->tick_interval_ns));
+    /* a live census's merged ticks: windows before merged_until_us are
+     * as precise as bucket_us (0 and 0: none merged) */
+    hs_outbuf_puts(p->o, ",\"bucket_us\":");
+    hs_outbuf_u64(p->o, us_of(hs_census_tprof_bucket_ns(p->c)));
+    hs_outbuf_puts(p->o, ",\"merged_until_us\":");
+    hs_outbuf_u64(p->o, us_of(hs_census_tprof_merged_until(p->c)));
     hs_outbuf_puts(p->o, ",\"stacks\":[");
     for (size_t i = 0; i < n; i++) {
         const uint32_t *ids;

@@ -4,6 +4,7 @@
  * The page sums what the library counted; it never re-derives the
  * figures from stacks. Pure: no DOM, unit-tested under node. */
 import { decodeColumn } from './decode.mjs';
+import { fmtSec } from './format.mjs';
 
 // Colours of the chart's cost centres, by their rank over the whole run
 // (a zoom does not repaint them); "other" is grey.
@@ -128,4 +129,14 @@ export function barsOf(layers, k0, k1, g) {
     }
   });
   return { g, b0, v, tot, max: tot.reduce((m, x) => Math.max(m, x), 0) };
+}
+
+// What a window starting at w0 seconds can trust on a live page whose
+// older ticks were merged into buckets (the data's tprof.bucket_us and
+// merged_until_us, page.h): a note that its edges there are at bucket
+// precision, or null when the window starts after them or none merged.
+export function bucketNote(tp, w0) {
+  if (!tp || !tp.bucket_us || !tp.merged_until_us || w0 * 1e6 >= tp.merged_until_us) return null;
+  return 'at bucket precision: ticks before ' + fmtSec(tp.merged_until_us / 1e6) + ' are counted in ' +
+    fmtSec(tp.bucket_us / 1e6) + ' buckets';
 }

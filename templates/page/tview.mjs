@@ -9,7 +9,7 @@ import { S, runs, ui, windowOf } from './state.mjs';
 import { PAD, drawAxes, drawMarkers, sizeCanvas } from './chart.mjs';
 import { setWindow } from './hover.mjs';
 import { redraw } from './main.mjs';
-import { barsOf, chartLayers, focusRows, intervalRange, loadTprof, sortRows, ccRows } from './tprof.mjs';
+import { barsOf, bucketNote, chartLayers, focusRows, intervalRange, loadTprof, sortRows, ccRows } from './tprof.mjs';
 
 // the series of the run on show, decoded once per run
 export function tprofSeries() {
@@ -110,7 +110,9 @@ function drawState() {
   if (S.tfocus) parts.push('Following ', el('b', { text: S.tfocus }), ' ',
     el('button', { type: 'button', class: 'tall', text: 'all cost centres', onclick: () => follow(S.tfocus) }), ' ');
   else parts.push('Click a cost centre (a row, a key or a frame) to follow it. ');
+  const note = S.win && bucketNote(runs[0].tprof, w0);
   if (S.win) parts.push(el('span', { class: 'nw', text: 'Window ' + fmtSec(w0) + ' – ' + fmtSec(w1) }), ' ',
+    note ? el('span', { class: 'bucket', text: '(' + note + ') ' }) : '',
     el('button', { type: 'button', class: 'treset', text: 'whole run', onclick: () => { S.win = null; redraw(); } }));
   else parts.push('Drag on the chart to choose a window.');
   t.state.replaceChildren(...parts);

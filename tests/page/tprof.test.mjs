@@ -3,7 +3,7 @@
 // what the chart stacks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadTprof, intervalRange, sumRange, ccRows, sortRows, focusRows, chartLayers, barsOf, OTHER_COLOUR } from '../../templates/page/tprof.mjs';
+import { loadTprof, intervalRange, sumRange, ccRows, sortRows, focusRows, chartLayers, barsOf, bucketNote, OTHER_COLOUR } from '../../templates/page/tprof.mjs';
 import { encodeColumn } from './helpers.mjs';
 
 // Four intervals of 2 ms: f (M, self 5), main (Main, self 2, everything
@@ -116,4 +116,12 @@ test('chartLayers: a focus shows its self ticks, what it calls, and the rest', (
   assert.deepEqual([...L[1].v], [2, 1, 1, 2]);
   assert.deepEqual([...L[2].v], [0, 0, 0, 1]);
   for (let k = 0; k < 4; k++) assert.equal(L[0].v[k] + L[1].v[k] + L[2].v[k], ts.total[k]);
+});
+
+test('bucketNote: a window reaching into merged ticks says its precision', () => {
+  const tp = { bucket_us: 20000, merged_until_us: 3500000 };
+  assert.equal(bucketNote(tp, 1.2), 'at bucket precision: ticks before 3.500 s are counted in 20.0 ms buckets');
+  assert.equal(bucketNote(tp, 3.5), null, 'a window after the horizon is exact');
+  assert.equal(bucketNote({ bucket_us: 0, merged_until_us: 0 }, 0), null, 'none merged');
+  assert.equal(bucketNote({}, 0), null, 'a file\'s profile (older data)');
 });
