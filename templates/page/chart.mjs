@@ -183,26 +183,37 @@ function drawLineNames(ctx, keys) {
   }
 }
 
-export function drawOverview(drag) {
-  const run = runs[0];
-  const { ctx, w, h } = sizeCanvas(ui.overview, 44);
-  ctx.clearRect(0, 0, w, h);
-  const end = runs.reduce((m, x) => Math.max(m, x.end), 0) || 1;
-  const pw = w - PAD.l - PAD.r;
-  // the total heap of every sample, as a silhouette (computed once)
+// The total heap of every sample of run r, as a silhouette (computed once).
+function totalOf(run) {
   if (!run.total) {
     run.total = new Float64Array(run.n);
     for (const b of run.bands) if (!b.excluded) { const bv = b.v; for (let i = 0; i < run.n; i++) run.total[i] += bv[i]; }
   }
-  const tot = run.total;
+  return run.total;
+}
+
+// The overview strip: every run's silhouette on one scale (a diff page's
+// "after" over its "before", each named at the left), the window shaded.
+const OV_LOOK = [['#9bb7d4', '#9bb7d4', '#2f5f8f'], ['rgba(224,130,40,0.35)', '#c0661a', '#a04f0c']];
+export function drawOverview(drag) {
+  const { ctx, w, h } = sizeCanvas(ui.overview, 44);
+  ctx.clearRect(0, 0, w, h);
+  const end = runs.reduce((m, x) => Math.max(m, x.end), 0) || 1;
+  const pw = w - PAD.l - PAD.r;
   let ymax = 0;
-  for (let i = 0; i < run.n; i++) if (tot[i] > ymax) ymax = tot[i];
-  ctx.fillStyle = '#9bb7d4';
-  ctx.beginPath(); ctx.moveTo(PAD.l, h - 4);
-  const scale = compare && S.timeMode === 'normalised' ? end / (run.end || 1) : 1;
-  for (let i = 0; i < run.n; i++) ctx.lineTo(PAD.l + run.t[i] * scale / end * pw, h - 4 - tot[i] / (ymax || 1) * (h - 8));
-  ctx.lineTo(PAD.l + (run.n ? run.t[run.n - 1] * scale : 0) / end * pw, h - 4); ctx.closePath(); ctx.fill();
-  ctx.strokeStyle = '#888'; ctx.strokeRect(PAD.l + 0.5, 0.5, pw, h - 1);
+  for (const run of runs) { const tot = totalOf(run); for (let i = 0; i < run.n; i++) if (tot[i] > ymax) ymax = tot[i]; }
+  ctx.font = '10px system-ui, sans-serif'; ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
+  runs.forEach((run, k) => {
+    const tot = totalOf(run), look = OV_LOOK[k % 2];
+    const scale = compare && S.timeMode === 'normalised' ? end / (run.end || 1) : 1;
+    ctx.beginPath(); ctx.moveTo(PAD.l, h - 4);
+    for (let i = 0; i < run.n; i++) ctx.lineTo(PAD.l + run.t[i] * scale / end * pw, h - 4 - tot[i] / (ymax || 1) * (h - 8));
+    ctx.lineTo(PAD.l + (run.n ? run.t[run.n - 1] * scale : 0) / end * pw, h - 4); ctx.closePath();
+    ctx.fillStyle = look[0]; ctx.fill();
+    if (k) { ctx.strokeStyle = look[1]; ctx.lineWidth = 1.2; ctx.stroke(); }
+    if (compare) { ctx.fillStyle = look[2]; ctx.fillText(k ? 'after' : 'before', PAD.l - 6, h / 2 + (k ? 8 : -8)); }
+  });
+  ctx.strokeStyle = '#888'; ctx.lineWidth = 1; ctx.strokeRect(PAD.l + 0.5, 0.5, pw, h - 1);
   const win = drag && drag.b != null ? [Math.min(drag.a, drag.b), Math.max(drag.a, drag.b)] : S.win;
   if (win) {
     ctx.fillStyle = 'rgba(0,0,0,0.18)';

@@ -3,7 +3,8 @@
  * two samples: its Change tab holds the rows `heapscope diff` prints (the
  * same bands, ratios, new and gone), sortable, filterable, a row isolating
  * its band in both charts; the Bands tab shows both runs side by side; the
- * subtitle names both runs; both heap-line panels share one scale.
+ * subtitle names both runs; both heap-line panels share one scale; the
+ * overview strip draws both runs.
  * Called from page_test.js with its helpers.
  */
 'use strict';
@@ -71,6 +72,21 @@ async function diffCheck(browser, h) {
   const both = want.find(w => w[3] !== 'new' && w[3] !== 'gone')[4];
   check(cols.get(both) === 9, 'a band of both runs has both runs\' figures');
   check(log.errors.length === 0 && log.requests.length === 0, 'diff page: no console errors or requests: ' + log.errors.join('; '));
+  // the overview strip draws both runs: the before's blue silhouette and
+  // the after's orange one over it (its line), each named
+  await page.click('nav.tabs button[data-tab="chart"]');
+  await settle(page);
+  const inks = await page.evaluate(() => {
+    const cv = document.querySelector('canvas.overview'), d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    let blue = 0, orange = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] < 200) continue;
+      if (d[i + 2] > d[i] + 40) blue++;
+      if (d[i] > d[i + 2] + 100 && d[i] > 150) orange++;
+    }
+    return { blue, orange };
+  });
+  check(inks.blue > 100 && inks.orange > 100, `the overview strip draws the before and the after run (${JSON.stringify(inks)})`);
   await page.close();
   await h.overflowCheck(browser, file, ['chart', 'change', 'bands']);
 }
