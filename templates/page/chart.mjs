@@ -1,7 +1,7 @@
 /* The canvases: the bands of a run, its axes and markers, the heap lines
  * panel and the overview strip. */
 import { doc } from './dom.mjs';
-import { byteTicks, timeTicks } from './format.mjs';
+import { byteTicks, timeTicks, yAxisTop } from './format.mjs';
 import { lowerBound, reduce, stackUp } from './stats.mjs';
 import { S, compare, runs, ui, windowOf } from './state.mjs';
 
@@ -80,22 +80,22 @@ export function drawMarkers(ctx, run, w, h, w0, w1) {
 }
 
 // Draws one run's bands into a canvas; returns what hover needs. No
-// series: the box with `why` in it, and no axis to misread.
-export function drawRun(cv, run, ser, cssH, ymaxShared, why) {
+// series: the empty box, no axis to misread (the readout under it says why).
+export function drawRun(cv, run, ser, cssH, ymaxShared) {
   const { ctx, w, h } = sizeCanvas(cv, cssH);
   ctx.clearRect(0, 0, w, h);
   const [w0, w1] = windowOf(run);
   const pw = w - PAD.l - PAD.r, ph = h - PAD.t - PAD.b;
   if (!ser.length) {
     ctx.strokeStyle = '#888'; ctx.strokeRect(PAD.l + 0.5, PAD.t + 0.5, pw, ph);
-    ctx.font = '14px system-ui, sans-serif'; ctx.fillStyle = '#444'; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
-    ctx.fillText(why || '', PAD.l + pw / 2, PAD.t + ph / 2, pw - 16);
     return { w0, w1, ymax: 1, pw, ph, h, w, ymaxData: 0 };
   }
   const red = reduce(run, ser, w0, w1, Math.max(1, Math.round(pw)));
   const st = stackUp(red, S.kind);
-  const ymax = ymaxShared || st.ymax || 1;
-  drawAxes(ctx, w, h, w0, w1, ymax, S.kind === 'normalized');
+  // shares end at 100%; bytes at a round top above the largest value
+  const norm = S.kind === 'normalized', yt = norm ? null : yAxisTop(ymaxShared || st.ymax, ph / 40);
+  const ymax = norm ? 1 : yt.top;
+  drawAxes(ctx, w, h, w0, w1, ymax, norm, yt && (() => yt));
   const X = x => PAD.l + (x - w0) / (w1 - w0 || 1) * pw;
   const Y = y => PAD.t + ph - y / ymax * ph;
   ctx.save();

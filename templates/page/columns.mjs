@@ -105,3 +105,9 @@ function cmp(x, y) { return x < y ? -1 : x > y ? 1 : 0; }
 export function whereFrom(b) {
   return [b.module, b.src].filter(Boolean).join(', ');
 }
+// A band's title (its hover): the full name, and where it comes from on a
+// line of its own, as the tooltips and the table show it.
+export function bandTitle(b) {
+  const where = whereFrom(b);
+  return b.name + (where ? '\n' + where : '');
+}

@@ -33,6 +33,14 @@ export function byteTicks(ymax, target) {
   const dec = Math.max(0, -Math.floor(Math.log10(step / u) + 1e-9));
   return { step, fmt: y => (k ? (y / u).toFixed(dec) : Math.round(y)) + ' ' + UNITS[k] };
 }
+// The top of a y axis over data up to ymax: a round number of byteTicks'
+// step at least 4% above ymax, so that a band reaching the maximum never
+// runs flat along the plot's top edge. { top, step, fmt }
+export function yAxisTop(ymax, target) {
+  const t = byteTicks(ymax > 0 ? ymax : 1, target);
+  const top = Math.max(1, Math.ceil((ymax > 0 ? ymax : 1) * 1.04 / t.step - 1e-9)) * t.step;
+  return { top, step: t.step, fmt: t.fmt };
+}
 export function timeTicks(span, target) {
   const ms = span < 2;
   const u = ms ? 1e-3 : 1;

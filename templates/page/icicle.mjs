@@ -3,7 +3,7 @@ import { el, option } from './dom.mjs';
 import { fmtBytes, fmtPct, fmtSec } from './format.mjs';
 import { peakIndex } from './stats.mjs';
 import { S, runs, ui } from './state.mjs';
-import { addPath, newNode } from './select.mjs';
+import { addPath, frameAt, newNode } from './select.mjs';
 import { showTab } from './panels.mjs';
 import { redraw } from './main.mjs';
 import { buildTprofView, tprofSeries } from './tview.mjs';
@@ -31,7 +31,6 @@ function renderIcicle(host, root, unit, onPick, hl) {
     f.el = el('div', { class: 'frame' + (hl && n.name === hl ? ' hl' : hl ? ' dim' : ''), title: label, 'data-path': JSON.stringify(n.path), role: 'treeitem', 'aria-label': label,
       'aria-level': String(d + 1), tabindex: d === 0 && k === 0 ? '0' : '-1',
       style: 'left:' + (x0 * 100) + '%;width:' + (w * 100) + '%;top:' + (d * 22) + 'px;background:' + hue,
-      onclick: () => onPick(n),
       onkeydown: ev => {
         if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); onPick(n); return; }
         const to = frameStep(rows, d, k, ev.key);
@@ -41,7 +40,32 @@ function renderIcicle(host, root, unit, onPick, hl) {
       } }, el('span', { text: label }));
     box.append(f.el);
   }));
+  hookPointer(box, rows, onPick);
   host.replaceChildren(el('div', { class: 'crumbs' }, ...crumbs(root)), box);
+}
+
+// Pointer and taps pick frames through frameAt: a frame a pixel wide is
+// reached within HIT_PX of it. A click without a pointer position (a
+// script's element.click()) picks the frame clicked.
+const HIT_PX = 8;
+function hookPointer(box, rows, onPick) {
+  const at = ev => {
+    const r = box.getBoundingClientRect(), row = rows[Math.floor((ev.clientY - r.top) / 22)];
+    return row && r.width ? frameAt(row, (ev.clientX - r.left) / r.width, HIT_PX / r.width) : null;
+  };
+  let hot = null;
+  box.addEventListener('mousemove', ev => {
+    const f = at(ev);
+    if (hot !== f && hot) hot.el.classList.remove('hot');
+    hot = f;
+    if (f) f.el.classList.add('hot');
+  });
+  box.addEventListener('mouseleave', () => { if (hot) hot.el.classList.remove('hot'); hot = null; });
+  box.addEventListener('click', ev => {
+    const tf = ev.target.closest('.frame');
+    const f = (ev.detail > 0 && at(ev)) || (tf && rows.flat().find(g => g.el === tf));
+    if (f) onPick(f.n);
+  });
 }
 
 // The frame an arrow key moves to from rows[d][k]: its neighbours in the

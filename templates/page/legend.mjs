@@ -3,8 +3,9 @@ import { doc, el, swatch } from './dom.mjs';
 import { fitLabels, fmtBytes, fmtSec } from './format.mjs';
 import { peakWithin } from './stats.mjs';
 import { S, runs, ui, windowOf } from './state.mjs';
-import { candidates, legendEntries, nextVisible, orderEntries, whyEmpty } from './select.mjs';
+import { candidates, legendEntries, nextVisible, orderEntries } from './select.mjs';
 import { setWindow } from './hover.mjs';
+import { bandTitle } from './columns.mjs';
 import { redraw } from './main.mjs';
 
 // The bands the legend offers: every band of every run the search and the
@@ -23,7 +24,7 @@ function choose(name, additive) {
 // Each entry a checkbox: click shows that band alone (again: all),
 // ctrl/shift-click or Space adds or takes it; Enter as a click.
 function entry(b, on, pk) {
-  return el('li', { class: 'band' + (on ? ' on' : ''), title: b.name, 'data-name': b.name, role: 'checkbox',
+  return el('li', { class: 'band' + (on ? ' on' : ''), title: bandTitle(b), 'data-name': b.name, role: 'checkbox',
     'aria-checked': on ? 'true' : 'false', tabindex: '0', 'data-peak': String(pk),
     onclick: ev => choose(b.name, ev.ctrlKey || ev.shiftKey || ev.metaKey),
     onkeydown: ev => {
@@ -37,7 +38,7 @@ function entry(b, on, pk) {
 
 // Names too long for their entry cut in the middle, every label distinct,
 // each as long as its own entry allows (format.mjs's fitLabels); the
-// entry's title keeps the full name.
+// entry's title keeps the full name and the band's source.
 let measure = null;
 function fitNames() {
   const spans = [...ui.legend.querySelectorAll('li.band .nm')];
@@ -74,7 +75,7 @@ export function drawLegend() {
   const n = S.visible ? entries.filter(e => e.on).length : all.length;
   const cc = S.ccPath ? el('span', { class: 'cc', title: S.ccPath.join(' › '), text: 'under ' + S.ccPath[S.ccPath.length - 1] + ': ' }) : '';
   const grows = S.growing ? el('span', { class: 'cc', title: 'the "growing" quick filter is on', text: 'still growing: ' }) : '';
-  ui.lstate.replaceChildren(cc, grows, all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : whyEmpty(S.search, !!S.growing) + ' ',
+  ui.lstate.replaceChildren(cc, grows, all.length ? (S.visible ? n + ' of ' + all.length + ' bands shown ' : 'all ' + all.length + ' bands shown ') : 'no band shown ',
     S.visible ? el('button', { type: 'button', class: 'lall', text: 'show all', onclick: () => { S.visible = null; redraw(); } }) : '');
   ui.lstate.dataset.shown = String(n);
   ui.lstate.dataset.of = String(all.length);

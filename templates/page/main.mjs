@@ -55,11 +55,14 @@ function redrawNow() {
     const why = whyEmpty(S.search, !!S.growing);
     for (const c of ui.charts) {
       if (bands) {
-        c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0, why);
+        c.geo = drawRun(c.cv, c.run, c.ser, c.cv.parentNode.clientWidth < 500 ? 260 : 380, shared || 0);
         // the hover layer covers the plot alone, not the track below it
         sizeCanvas(c.over, c.geo.h, c.geo.w);
-        // the readout describes what is drawn, or says why nothing is
-        c.read.replaceChildren(c.ser.length ? '' : el('span', { class: 'why', text: why }));
+        // the readout describes what is drawn, or says why nothing is: the
+        // one place that says it (not the canvas, not the legend's state; on a
+        // compare page under the first empty chart)
+        const said = ui.charts.slice(0, ui.charts.indexOf(c)).some(x => !x.ser.length);
+        c.read.replaceChildren(c.ser.length || said ? '' : el('span', { class: 'why', role: 'alert', text: why }));
         c.read.dataset.time = c.read.dataset.bytes = '';
       }
       if (Object.keys(c.run.lines).length) c.linesYmax = drawLines(c.lc, c.run, linesHeight(c), linesShared);

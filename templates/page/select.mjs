@@ -83,6 +83,20 @@ export function chooseSeries(run, view) {
   }
   return ser;
 }
+/* The frame of an icicle row (frames {x0, w} in fractions of its width,
+ * left to right) a pointer at x picks: a frame narrower than `min` is
+ * picked anywhere within min/2 of its middle (the nearest such), so that a
+ * pointer or a tap reaches a 1-px frame; else the frame under x; null when
+ * none is. */
+export function frameAt(row, x, min) {
+  let best = null, bd = Infinity;
+  for (const f of row) {
+    if (f.w >= min) continue;
+    const d = Math.abs(x - (f.x0 + f.w / 2));
+    if (d <= min / 2 && d < bd) { best = f; bd = d; }
+  }
+  return best || row.find(f => x >= f.x0 && x < f.x0 + f.w) || null;
+}
 export function newNode(name, path) { return { name, path, w: 0, kids: new Map(), bands: [] }; }
 // srcs: the frames' source locations, for the frames' titles (optional)
 export function addPath(root, frames, names, w, band, srcs) {

@@ -7,7 +7,7 @@ import { S, compare, runs, ui, windowOf } from './state.mjs';
 import { showTab } from './panels.mjs';
 import { redraw } from './main.mjs';
 import { GROWING_RULE, fmtRate, growingTest, growthOf } from './growth.mjs';
-import { filterTest, filterWord, groupKey, groupRows, sortValue, sortable, tableColumns } from './columns.mjs';
+import { bandTitle, filterTest, filterWord, groupKey, groupRows, sortValue, sortable, tableColumns } from './columns.mjs';
 
 const ROW_H = 30;
 export function svgSpark(d, colour) {
@@ -143,7 +143,7 @@ function drawRows(force) {
     if (x.group) { rows.push(groupRow(x)); continue; }
     const b = x.b;
     rows.push(el('div', { class: 'trow', role: 'row', 'data-band': String(b.i), 'data-group': groupKey(S.tableGroup, b),
-      title: b.name + (b.src ? '\n' + b.src : '') + '\nclick: show only this band in the chart',
+      title: bandTitle(b) + '\nclick: show only this band in the chart',
       onclick: () => { S.visible = new Set([b.name]); S.search = ''; ui.search.value = ''; S.tab = 'chart'; showTab(); } },
     ...ui.tcols.map(c => cell(c, x, run))));
   }

@@ -4,7 +4,9 @@
  * tooltip and readout swatches hatched as their bands, line-mode legend
  * swatches dashed for hatched bands; cost-centre frames reached by Tab,
  * moved among with the arrow keys, chosen with Enter; frames no wider than
- * their share (a tiny frame never covers its neighbour).
+ * their share (a tiny frame never covers its neighbour) and a 1-px frame
+ * reached by a tap beside it at 390 px; the y axis's top above the
+ * largest value (issue 25's leftovers).
  * Called from page_test.js with its helpers.
  */
 'use strict';
@@ -16,6 +18,15 @@ const inked = (page, sel, x0, y0, w, h) => page.evaluate(([sel, x0, y0, w, h]) =
   const cv = document.querySelector(sel), dpr = cv.width / cv.clientWidth;
   const d = cv.getContext('2d').getImageData(Math.round(x0 * dpr), Math.round(y0 * dpr), Math.max(1, Math.round(w * dpr)), Math.max(1, Math.round(h * dpr))).data;
   for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
+  return false;
+}, [sel, x0, y0, w, h]);
+
+// Whether a canvas has colour (not the greys of grid and text) in the
+// rectangle, CSS pixels.
+const coloured = (page, sel, x0, y0, w, h) => page.evaluate(([sel, x0, y0, w, h]) => {
+  const cv = document.querySelector(sel), dpr = cv.width / cv.clientWidth;
+  const d = cv.getContext('2d').getImageData(Math.round(x0 * dpr), Math.round(y0 * dpr), Math.max(1, Math.round(w * dpr)), Math.max(1, Math.round(h * dpr))).data;
+  for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 30) return true;
   return false;
 }, [sel, x0, y0, w, h]);
 
@@ -124,16 +135,55 @@ async function tinyFrames(h, page, name) {
   h.check(over.n > 20 && over.bad.length === 0, `${name}: no frame covers its neighbour (${over.bad.length} of ${over.n}: ${over.bad.slice(0, 2).join('; ')})`);
 }
 
+// At 390 px a frame a pixel or two wide is picked by a tap beside it (a
+// few pixels off, over its neighbour or over nothing).
+async function thinFrameTap(h, page, name) {
+  await page.setViewportSize({ width: 390, height: 900 });
+  await h.settle(page);
+  const thin = await page.evaluate(() => {
+    const fs = [...document.querySelectorAll('.frame')].map(f => ({ r: f.getBoundingClientRect(), path: f.dataset.path }));
+    const mid = f => (f.r.left + f.r.right) / 2;
+    // a thin frame with no other thin frame within 10 px of it
+    const t = fs.find(f => f.r.width < 2 && f.r.width > 0 &&
+      !fs.some(g => g !== f && g.r.top === f.r.top && g.r.width < 8 && Math.abs(mid(g) - mid(f)) < 10));
+    return t ? { x: mid(t), y: (t.r.top + t.r.bottom) / 2, w: t.r.width, path: t.path } : null;
+  });
+  h.check(!!thin, `${name} at 390 px: there is a frame under 2 px wide`);
+  if (!thin) return;
+  await page.mouse.click(thin.x + 3, thin.y);
+  await h.settle(page);
+  const got = await page.evaluate(() => window.heapscope.state.ccPath);
+  h.check(JSON.stringify(got) === thin.path, `${name} at 390 px: a tap 3 px beside a ${thin.w.toFixed(1)}-px frame picks it (${JSON.stringify(got)}, want ${thin.path})`);
+}
+
+// A band alone whose maximum is the axis's: the axis tops out at a round
+// number above it, the band never runs along the plot's top edge.
+async function headroomCheck(h, page, width) {
+  const { check, settle } = h;
+  const a = (await page.evaluate(() => window.heapscope.drawn[0]))[0];
+  await page.evaluate(n => [...document.querySelectorAll('.legend li.band')].find(li => li.dataset.name === n).click(), a);
+  await settle(page);
+  const g = await page.evaluate(() => window.heapscope.geo(0));
+  check(g.ymaxData > 0 && g.ymax >= g.ymaxData * 1.04, `${width} px: ${a} alone: the axis (${g.ymax}) tops out above its peak (${g.ymaxData})`);
+  // the plot's top rows, under the border, stay clear of the band
+  check(await coloured(page, 'canvas.bands', 64 + 2, 10 + g.ph * 0.5, g.pw - 4, 3), `${width} px: the band is drawn`);
+  check(!(await coloured(page, 'canvas.bands', 64 + 2, 10 + 2, g.pw - 4, 3)), `${width} px: no band along the plot's top edge`);
+  await page.click('.controls button:text("all")');
+  await settle(page);
+}
+
 async function lookCheck(browser, h) {
   const dir = h.report('manycc-hc');
   const { page } = await h.open(browser, path.join(dir, 'manycc-hc.html'));
   await tinyFrames(h, page, 'manycc-hc');
+  await thinFrameTap(h, page, 'manycc-hc');
   await page.close();
   if (h.tool) await tickCheck(browser, h);
   for (const width of [1280, 390]) {
     const dir = h.report('leak-hc');
     const { page, log } = await h.open(browser, path.join(dir, 'leak-hc.html'), width);
     await axesCheck(h, page, width);
+    await headroomCheck(h, page, width);
     if (width === 1280) {
       await swatchCheck(h, page);
       await icicleKeys(h, page);

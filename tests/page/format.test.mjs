@@ -1,7 +1,7 @@
 // Numbers as the page shows them (templates/page/format.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmtBytes, fmtExact, fmtSec, fmtPct, niceStep, byteTicks, timeTicks, midCut, shortLabels } from '../../templates/page/format.mjs';
+import { fmtBytes, fmtExact, fmtSec, fmtPct, niceStep, byteTicks, timeTicks, yAxisTop, midCut, shortLabels } from '../../templates/page/format.mjs';
 
 test('fmtBytes: binary units, 3 significant figures', () => {
   assert.equal(fmtBytes(0), '0 B');
@@ -109,4 +109,16 @@ test('fitLabels: each label as long as its own room allows, all distinct', async
   assert.equal(new Set(m).size, 3);
   assert.ok(m.every(fits), m.join(' '));
   assert.equal(m[0], same[0]);
+});
+
+test('yAxisTop: a round top above the largest value, never on it', () => {
+  for (const [ymax, target] of [[450, 8], [10 * 1024 * 1024, 9], [45760, 6], [1000, 5], [9.99, 8], [1, 3], [1024 ** 3, 7]]) {
+    const { top, step } = yAxisTop(ymax, target);
+    assert.ok(top >= ymax * 1.04, `${ymax}: top ${top} leaves headroom`);
+    assert.ok(top <= ymax * 1.04 + step + 1e-6, `${ymax}: top ${top} within a step of it`);
+    assert.ok(Math.abs(top / step - Math.round(top / step)) < 1e-9, `${ymax}: top ${top} on a tick of ${step}`);
+  }
+  assert.equal(yAxisTop(450, 8).top, 500);
+  assert.equal(yAxisTop(10 * 1024 * 1024, 5).top, 12 * 1024 * 1024);
+  assert.ok(yAxisTop(0, 5).top > 0, 'no data: still an axis');
 });

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadRun } from '../../templates/page/decode.mjs';
 import { fileOf, growingTest, growthWithin, slope } from '../../templates/page/growth.mjs';
-import { filterTest, filterWord, groupRows, sortValue, tableColumns } from '../../templates/page/columns.mjs';
+import { bandTitle, filterTest, filterWord, groupRows, sortValue, tableColumns } from '../../templates/page/columns.mjs';
 import { makeRun } from './helpers.mjs';
 
 const tool = process.env.HEAPSCOPE_PAGE_TOOL;
@@ -135,4 +135,10 @@ test('provenance: a -hc band\'s innermost cost centre, a -hi band\'s IPE record'
   assert.equal(p.module, 'Leak');
   assert.equal(p.src, 'Leak.hs:6:34-37');
   assert.deepEqual(p.ipe, { table: 'leaky_info', desc: 'THUNK', type: 'Map Int [Char]', label: 'leaky', module: 'Leak', src: 'Leak.hs:6:34-37' });
+});
+
+test('bandTitle: the full name, then its module and source as the tooltips give them', () => {
+  assert.equal(bandTitle({ name: 'leak/main/Main.CAF', module: 'Main', src: 'Leak.hs:6:34-37' }), 'leak/main/Main.CAF\nMain, Leak.hs:6:34-37');
+  assert.equal(bandTitle({ name: 'ARR_WORDS', module: '', src: '' }), 'ARR_WORDS');
+  assert.equal(bandTitle({ name: 'x' }), 'x');
 });

@@ -1,7 +1,7 @@
 // Which bands a view shows (templates/page/select.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { searchTest, searchError, chooseSeries, nextVisible, newNode, addPath, candidates, admittedBands, legendEntries, orderEntries, whyEmpty } from '../../templates/page/select.mjs';
+import { searchTest, searchError, chooseSeries, nextVisible, newNode, addPath, candidates, admittedBands, legendEntries, orderEntries, whyEmpty, frameAt } from '../../templates/page/select.mjs';
 import { makeRun } from './helpers.mjs';
 
 const view = o => ({ search: '', visible: null, nbands: 0, sort: 'size', ...o });
@@ -149,4 +149,22 @@ test('legend: largest peak first by size, else the chart\'s order', () => {
   assert.deepEqual(order('size'), ['c', 'a', 'b']);
   assert.deepEqual(order('name'), ['a', 'b', 'c']);
   assert.deepEqual(order('stddev'), ['b', 'a', 'c']);
+});
+
+test('frameAt: a thin frame is reached near it, a wide one under the pointer', () => {
+  // 300 px: a wide frame, a 1-px frame at 200 px, blank, a wide one
+  const px = 1 / 300, min = 8 * px;
+  const row = [{ id: 'a', x0: 0, w: 200 * px }, { id: 'thin', x0: 200 * px, w: px }, { id: 'b', x0: 240 * px, w: 60 * px }];
+  const at = x => (frameAt(row, x * px, min) || {}).id;
+  assert.equal(at(100), 'a');
+  assert.equal(at(200.5), 'thin');
+  assert.equal(at(197), 'thin', '3 px left of it, over its wide neighbour');
+  assert.equal(at(204), 'thin', '3.5 px right of it, over nothing');
+  assert.equal(at(195), 'a', 'farther away the wide frame keeps its edge');
+  assert.equal(at(220), undefined, 'blank');
+  assert.equal(at(250), 'b');
+  // two thin frames: the nearer
+  const two = [{ id: 'p', x0: 10 * px, w: px }, { id: 'q', x0: 14 * px, w: px }];
+  assert.equal((frameAt(two, 11 * px, min) || {}).id, 'p');
+  assert.equal((frameAt(two, 14 * px, min) || {}).id, 'q');
 });
