@@ -68,6 +68,9 @@ expect_out_grep "watch -p --max-samples 16: the final line" \
 run folded --source time "$SAMPLES/leak-p.eventlog"
 check "watch -p --max-samples 16: the time profile's totals exact" \
   cmp -s "$TMP/out" "$TMP/tp.d/leak-p.time.folded"
+# the page says it too: its windows before the horizon at bucket precision
+check "watch -p --max-samples 16: the page's data names the buckets" \
+  grep -Eq '"bucket_us":[1-9][0-9]*,"merged_until_us":[1-9]' "$TMP/tp.d/leak-p.html"
 
 # ---- a FIFO, paced: status lines before the end, outputs as report -------
 

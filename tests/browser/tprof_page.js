@@ -141,6 +141,13 @@ async function windowCheck(h, page, name, samples, wns) {
   h.check(await totalOf(page) === want.total && want.total > 0, `${name}: the window's total is ${await totalOf(page)}, the events have ${want.total} in its intervals`);
   h.check(rows.reduce((a, r) => a + r.self, 0) === want.total, `${name}: the window's self ticks add up to its total`);
   sameFigures(h, name + ' in the window', rows, want);
+  // a file's profile is exact; a live one's merged ticks (the data's
+  // bucket_us, merged_until_us) make the window line say its precision
+  const note = () => page.evaluate(() => document.querySelector('.tstate').textContent);
+  h.check(!/bucket precision/.test(await note()), `${name}: a file's window says nothing of buckets ("${await note()}")`);
+  await page.evaluate(w => { Object.assign(window.heapscope.runs[0].tprof, { bucket_us: 4000, merged_until_us: Math.round(w * 1e6) + 1 }); window.heapscope.redraw(); }, win[1]);
+  h.check(/at bucket precision: ticks before .* are counted in 4\.00 ms buckets/.test(await note()), `${name}: merged ticks: the window says it is at bucket precision ("${await note()}")`);
+  await page.evaluate(() => { Object.assign(window.heapscope.runs[0].tprof, { bucket_us: 0, merged_until_us: 0 }); window.heapscope.redraw(); });
   // keys: Escape, the whole run again; + zooms in on the middle
   await page.focus('.panel[data-tab="time"] .overlay');
   await page.keyboard.press('Escape');
