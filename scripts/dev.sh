@@ -26,7 +26,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 # promtool (package prometheus) checks /metrics; zsh and fish parse their
 # completion files.
 build_pkgs=(gcc pkg-config meson ninja-build libcairo2-dev libpango1.0-dev
-            libcsv-dev libcunit1-dev libmicrohttpd-dev zlib1g-dev scdoc)
+            libcsv-dev libcunit1-dev libmicrohttpd-dev zlib1g-dev libisal-dev
+            scdoc)
 test_pkgs=(libxml2-utils poppler-utils librsvg2-bin fonts-noto-cjk
            fonts-dejavu-core ghc ghc-prof curl chromium prometheus zsh fish)
 # node and npm by command, not by package: a machine may have Node.js from

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define HEADER_ID 0x4D505A01u
 #define BUFFER_ID 0x4D504C01u
@@ -75,8 +74,7 @@ void hs_mlpd_reader_free(hs_mlpd_reader *r)
 {
     if (!r)
         return;
-    if (r->z_ready)
-        inflateEnd(&r->z);
+    hs__inflater_free(r->z);
     hs_free(r->alloc, r->zout);
     hs_free(r->alloc, r->stage);
     for (unsigned i = 0; i < 3; i++)
@@ -85,30 +83,14 @@ void hs_mlpd_reader_free(hs_mlpd_reader *r)
     hs_free(r->alloc, r);
 }
 
-/* zlib allocates through the reader's allocator too. */
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    return hs_calloc(opaque, items, size);
-}
-
-static void z_free(voidpf opaque, voidpf p)
-{
-    hs_free(opaque, p);
-}
-
 static int start_gzip(hs_mlpd_reader *r)
 {
     r->zout = hs_malloc(r->alloc, ZOUT_SIZE);
     if (!r->zout)
         return hs__mlpd_fail(r, HS_ERR_NOMEM, 0, "out of memory");
-    memset(&r->z, 0, sizeof r->z);
-    /* hs_calloc takes a NULL allocator for the C library's. */
-    r->z.zalloc = z_alloc;
-    r->z.zfree = z_free;
-    r->z.opaque = (voidpf)r->alloc;
-    if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK)
+    r->z = hs__inflater_new(r->alloc);
+    if (!r->z)
         return hs__mlpd_fail(r, HS_ERR_NOMEM, 0, "cannot start inflating");
-    r->z_ready = true;
     r->gzip = true;
     return HS_OK;
 }
@@ -163,30 +145,26 @@ static bool refill(hs_mlpd_reader *r)
             if (r->src_pos >= r->src_len)
                 return false;
             /* Concatenated gzip members (an appended file) read on. */
-            if (inflateReset(&r->z) != Z_OK)
+            if (!hs__inflater_next_member(r->z))
                 return false;
             r->z_end = false;
         }
-        r->z.next_in = (Bytef *)(r->src + r->src_pos);
-        r->z.avail_in = (uInt)(r->src_len - r->src_pos > UINT32_MAX
-                                   ? UINT32_MAX : r->src_len - r->src_pos);
-        r->z.next_out = r->zout;
-        r->z.avail_out = ZOUT_SIZE;
-        uInt before = r->z.avail_in;
-        int zs = inflate(&r->z, Z_NO_FLUSH);
-        r->src_pos += before - r->z.avail_in;
-        r->z_pending = r->z.avail_out == 0;
-        if (zs == Z_STREAM_END)
+        size_t used, got;
+        const char *msg = NULL;
+        int zs = hs__inflater_run(r->z, r->src + r->src_pos,
+                                  r->src_len - r->src_pos, &used, r->zout,
+                                  ZOUT_SIZE, &got, &msg);
+        r->src_pos += used;
+        r->z_pending = got == ZOUT_SIZE;
+        if (zs == HS_INF_END)
             r->z_end = true;
-        else if (zs == Z_MEM_ERROR) {
+        else if (zs == HS_INF_NOMEM) {
             hs__mlpd_fail(r, HS_ERR_NOMEM, r->consumed, "out of memory");
             return false;
-        }
-        size_t got = ZOUT_SIZE - r->z.avail_out;
-        if (zs != Z_OK && zs != Z_BUF_ERROR && zs != Z_STREAM_END) {
+        } else if (zs == HS_INF_CORRUPT) {
             /* What inflate gave before the corruption is read first, so
              * the events do not depend on how the input was cut. */
-            r->z_corrupt = r->z.msg ? r->z.msg : "inflate failed";
+            r->z_corrupt = msg;
             r->z_pending = false;
             if (got) {
                 r->in = r->zout;
@@ -202,8 +180,8 @@ static bool refill(hs_mlpd_reader *r)
             r->in_pos = 0;
             return true;
         }
-        if (zs == Z_BUF_ERROR && !r->z_pending)
-            return false; /* zlib wants input this chunk does not have */
+        if (!used && !r->z_end && !r->z_pending)
+            return false; /* inflate wants input this chunk does not have */
     }
     return false;
 }
@@ -552,7 +530,7 @@ int hs_mlpd_reader_finish(hs_mlpd_reader *r)
             hs__mlpd_fail(r, HS_ERR_TRUNCATED_HEADER, r->consumed,
                  "the gzip stream ends after %llu compressed bytes, inside "
                  "the file header (%llu bytes of it inflated)",
-                 (unsigned long long)r->z.total_in,
+                 (unsigned long long)hs__inflater_total_in(r->z),
                  (unsigned long long)r->consumed);
         else
             hs__mlpd_fail(r, HS_ERR_TRUNCATED_HEADER, r->consumed,

@@ -50,7 +50,7 @@ void hs__mlpd_decoder_free(mlpd_decoder *d);
 
 /* --- read_mlpd.c: the reader, shared with read_mlpd_api.c ------------- */
 
-#include <zlib.h>
+#include "read/inflate.h"
 
 enum state {
     ST_START,       /* before the first byte */
@@ -70,11 +70,11 @@ struct hs_mlpd_reader {
 
     const uint8_t *src;       /* the caller's chunk */
     size_t src_len, src_pos;
-    bool gzip, z_ready, z_end;
+    bool gzip, z_end;
     bool z_pending;           /* inflate filled zout: more output may wait */
     const char *z_corrupt;    /* inflate failed after handing out output:
                                * the error, reported once that is read */
-    z_stream z;
+    hs_inflater *z;
     uint8_t *zout;
 
     const uint8_t *in;        /* plain bytes */
