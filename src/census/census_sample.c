@@ -27,6 +27,7 @@ int hs__census_open_sample(hs_census *c, uint64_t time)
     c->nsamples++;
     c->open = true;
     c->open_nbands = c->nbands;
+    c->open_prev = 0;
     /* predict() is turned off after a sample whose bands it mostly
      * missed (bands that come in another order every census), and tried
      * again every 16th sample. */
@@ -55,22 +56,22 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
 }
 
 /*
- * A guess that saves the hash lookup: the band at the same position in
- * the previous sample. Censuses of a settled heap list their bands in the
- * same order; when they do not, the guess costs one length compare.
- * Returns the band, or UINT32_MAX.
+ * A guess that saves the hash lookup: the band that came after the open
+ * sample's latest band the last time that band was seen (or the band that
+ * opened the last sample). Censuses of a settled heap list their bands in
+ * the same order, and one band more or less in a sample costs a miss or
+ * two, not the rest of the sample; when the order changes every census,
+ * the guess costs one length compare. Returns the band, or UINT32_MAX.
  */
 static ALWAYS_INLINE uint32_t predict(hs_census *c, const hs_intern *tab,
                                uint32_t kind, const void *key, size_t len)
 {
-    if (!c->open || c->nsamples < 2 || c->predict_off)
+    if (!c->open || c->predict_off)
         return UINT32_MAX;
-    const struct sample *prev = &c->samples[c->nsamples - 2];
-    size_t k = c->samples[c->nsamples - 1].count;
-    if (k >= prev->count)
+    uint32_t b = c->open_prev ? c->last[c->open_prev - 1].next : c->first_next;
+    if (!b--)
         return UINT32_MAX;
     c->predict_tries++;
-    uint32_t b = c->entries[prev->first + k].band;
     if (c->bands[b].kind == kind) {
         const struct hs_intern_key *stored = &tab->keys[c->last[b].key];
         if (stored->len == len && hs_bytes_equal(stored->ptr, key, len))
@@ -175,6 +176,10 @@ static inline int add_entry(hs_census *c, uint64_t offset, uint64_t time,
         if (st)
             return st;
     }
+    /* what predict() guesses next time after the band before this one */
+    *(c->open_prev ? &c->last[c->open_prev - 1].next : &c->first_next) =
+        bi + 1;
+    c->open_prev = bi + 1;
     struct band_last *b = &c->last[bi];
     size_t si = c->nsamples - 1;
     struct sample *s = &c->samples[si];
