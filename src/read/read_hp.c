@@ -499,14 +499,14 @@ static inline uint64_t word_digits(const char *s, unsigned *k)
 #endif
 
 /*
- * The runtime's band line, "name<TAB>digits\n" whole in s[0 .. n), parsed
- * where it lies: the bytes it took (its line break included), or 0 for any
- * other line (a CR, spaces, a 20-digit count, a cut ...), which the general
- * path then takes and reads the same way. Only inside a sample, where a
- * line with a TAB is always a band.
+ * The runtime's band line, "name<TAB>digits\n" whole in s[0 .. n): the
+ * bytes it takes (its line break included) with the name's length in *t
+ * and the count in *v, or 0 for any other line (a CR, spaces, a 20-digit
+ * count, a cut ...), which the general path then takes and reads the same
+ * way.
  */
-static size_t fast_band(hs_hp_parser *p, const char *s, size_t n, int *st,
-                        hs_error *err)
+static inline size_t fast_band(const char *s, size_t n, size_t *tab,
+                               uint64_t *val)
 {
     size_t t = first_control(s, n);
     if (t == 0 || t >= n || s[t] != '\t' || t > LINE_MAX_BYTES - 21)
@@ -531,13 +531,52 @@ static size_t fast_band(hs_hp_parser *p, const char *s, size_t n, int *st,
     /* at most 19 digits: 10^19 - 1 fits in 64 bits */
     if (j == t + 1 || j - (t + 1) > 19 || j >= n || s[j] != '\n')
         return 0;
-    *st = p->began ? HS_OK : report_begin(p, err);
-    if (!*st) {
-        int cb = p->cb.band(p->cb.user, s, t, v);
-        if (cb)
-            *st = cb_status(p, err, cb);
-    }
+    *tab = t;
+    *val = v;
     return j + 1;
+}
+
+/*
+ * The run of runtime band lines at the start of s[0 .. n), inside a
+ * sample (where a line with a TAB is always a band), reported one by one
+ * with the line count and offsets kept in locals: the bytes they took.
+ * *st is a callback's error, the parser then at the line it stopped on.
+ */
+/* The parser moved on by bytes and lines, to the start of a line. */
+static void advance(hs_hp_parser *p, size_t bytes, uint64_t lines)
+{
+    p->offset += bytes;
+    p->lineno += lines;
+    p->line_off = p->offset;
+}
+
+static size_t fast_bands(hs_hp_parser *p, const char *s, size_t n, int *st,
+                         hs_error *err)
+{
+    size_t pos = 0, done = 0, t, took;
+    uint64_t lines = 0, v;
+    int (*band)(void *, const char *, size_t, uint64_t) = p->cb.band;
+    void *user = p->cb.user;
+    while ((took = fast_band(s + pos, n - pos, &t, &v)) != 0) {
+        if (!p->began) {
+            /* the sample's first band: the parser at its line */
+            advance(p, pos - done, lines);
+            done = pos;
+            lines = 0;
+            if ((*st = report_begin(p, err)) != HS_OK)
+                return pos;
+        }
+        int cb = band(user, s + pos, t, v);
+        if (cb) {
+            advance(p, pos - done, lines);
+            *st = cb_status(p, err, cb);
+            return pos;
+        }
+        pos += took;
+        lines++;
+    }
+    advance(p, pos - done, lines);
+    return pos;
 }
 
 int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
@@ -550,16 +589,11 @@ int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
     while (i < len) {
         int st = HS_OK;
         if (!p->line_len && p->in_sample) {
-            size_t took = fast_band(p, d + i, len - i, &st, err);
+            i += fast_bands(p, d + i, len - i, &st, err);
             if (st)
                 return st;
-            if (took) {
-                i += took;
-                p->offset += took;
-                p->lineno++;
-                p->line_off = p->offset;
-                continue;
-            }
+            if (i >= len)
+                break;
         }
         const char *nl = memchr(d + i, '\n', len - i);
         size_t take = nl ? (size_t)(nl - (d + i)) : len - i;
