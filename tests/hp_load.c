@@ -7,8 +7,11 @@
 #include <CUnit/Basic.h>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 hs_census *load_path(const char *path, int *status)
@@ -30,6 +33,54 @@ hs_census *load_text(const char *text, int *status, hs_error *err)
     *status = hs_census_load_hp(c, f, err);
     fclose(f);
     return c;
+}
+
+struct writer {
+    int fd;
+    const char *data;
+    size_t len, chunk;
+    bool failed;
+};
+
+/* Writes the data a chunk a message; a load that stops early closes the
+ * other end, and the writer stops at the failed send (no SIGPIPE). */
+static void *write_chunks(void *arg)
+{
+    struct writer *w = arg;
+    for (size_t pos = 0; pos < w->len;) {
+        size_t n = w->chunk && w->len - pos > w->chunk ? w->chunk
+                                                       : w->len - pos;
+        if (send(w->fd, w->data + pos, n, MSG_NOSIGNAL) != (ssize_t)n) {
+            w->failed = true;
+            break;
+        }
+        pos += n;
+    }
+    close(w->fd);
+    return NULL;
+}
+
+hs_census *load_chunked_err(const char *data, size_t len, size_t chunk,
+                           int *st, hs_error *err)
+{
+    int sv[2];
+    CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+    struct writer w = {sv[1], data, len, chunk, false};
+    pthread_t t;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, write_chunks, &w), 0);
+    hs_census *c = hs_census_new();
+    hs_error local;
+    *st = hs_census_load_fd(c, sv[0], err ? err : &local);
+    close(sv[0]);
+    pthread_join(t, NULL);
+    /* the writer may stop when the load stopped reading */
+    CU_ASSERT_TRUE(!w.failed || *st < 0);
+    return c;
+}
+
+hs_census *load_chunked(const char *data, size_t len, size_t chunk, int *st)
+{
+    return load_chunked_err(data, len, chunk, st, NULL);
 }
 
 char *render_hp(const hs_census *c)

@@ -7,6 +7,7 @@
  */
 #include "evwriter.h"
 #include "hp_load.h"
+#include "hp_paths.h"
 #include "testutil.h"
 #include <heapscope/heapscope.h>
 
@@ -14,44 +15,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/socket.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
 
 /* ---- chunks, messages, order, names (issues 12 and 14) -------------- */
-
-/* Loads `len` bytes through a SOCK_SEQPACKET pair written `chunk` bytes a
- * message by a child, so hs_census_load_fd's every read() gets exactly
- * one chunk (0: all at once): the parser meets every chunk edge. */
-static hs_census *load_chunked(const char *data, size_t len, size_t chunk,
-                               int *st)
-{
-    int sv[2];
-    CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
-    pid_t pid = fork();
-    CU_ASSERT_TRUE_FATAL(pid >= 0);
-    if (pid == 0) {
-        close(sv[0]);
-        for (size_t pos = 0; pos < len;) {
-            size_t n = chunk && len - pos > chunk ? chunk : len - pos;
-            if (write(sv[1], data + pos, n) != (ssize_t)n)
-                _exit(1);
-            pos += n;
-        }
-        _exit(0);
-    }
-    close(sv[1]);
-    hs_census *c = hs_census_new();
-    hs_error err;
-    *st = hs_census_load_fd(c, sv[0], &err);
-    close(sv[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    return c;
-}
 
 static void test_chunks(void)
 {
@@ -396,6 +363,10 @@ int main(void)
         {"the largest time reads back", test_huge_time},
         {"byte counts of every length", test_byte_counts},
         {"eventlog names through .hp and back", test_eventlog_names_round_trip},
+        {"every .hp file: fast and general paths agree", test_paths_files},
+        {"cut at every byte: fast and general paths agree", test_paths_cuts},
+        {"a corrupt byte anywhere: the paths agree", test_paths_corrupt},
+        {"band orders changing under the guess", test_paths_orders},
         {NULL, NULL},
     };
     return tu_main("hpfile_exact", NULL, NULL, tests);

@@ -48,6 +48,8 @@ struct band_last {
     size_t sample;
     size_t pos;
     uint32_t key;           /* index in ccs_tab or str_tab */
+    uint32_t next;          /* band + 1 that came after it the last time,
+                               0 = none yet: predict()'s guess */
 };
 
 struct sample {
@@ -118,6 +120,9 @@ struct hs_census {
     bool open;               /* the last sample still takes entries */
     size_t open_nbands;      /* bands that existed when it opened */
     bool predict_off;        /* predict() missed most of a sample: off */
+    uint32_t first_next;     /* band + 1 that opened the last sample */
+    uint32_t open_prev;      /* band + 1 of the open sample's latest
+                                entry, 0 before its first */
     uint32_t predict_tries, predict_misses;  /* in the open sample */
     bool seen_sample_end;    /* the log closes its samples (SAMPLE_END) */
     bool seen_bio;           /* a -hb sample (its runtime closes them) */

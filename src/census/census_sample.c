@@ -27,6 +27,7 @@ int hs__census_open_sample(hs_census *c, uint64_t time)
     c->nsamples++;
     c->open = true;
     c->open_nbands = c->nbands;
+    c->open_prev = 0;
     /* predict() is turned off after a sample whose bands it mostly
      * missed (bands that come in another order every census), and tried
      * again every 16th sample. */
@@ -55,22 +56,22 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
 }
 
 /*
- * A guess that saves the hash lookup: the band at the same position in
- * the previous sample. Censuses of a settled heap list their bands in the
- * same order; when they do not, the guess costs one length compare.
- * Returns the band, or UINT32_MAX.
+ * A guess that saves the hash lookup: the band that came after the open
+ * sample's latest band the last time that band was seen (or the band that
+ * opened the last sample). Censuses of a settled heap list their bands in
+ * the same order, and one band more or less in a sample costs a miss or
+ * two, not the rest of the sample; when the order changes every census,
+ * the guess costs one length compare. Returns the band, or UINT32_MAX.
  */
 static ALWAYS_INLINE uint32_t predict(hs_census *c, const hs_intern *tab,
                                uint32_t kind, const void *key, size_t len)
 {
-    if (!c->open || c->nsamples < 2 || c->predict_off)
+    if (!c->open || c->predict_off)
         return UINT32_MAX;
-    const struct sample *prev = &c->samples[c->nsamples - 2];
-    size_t k = c->samples[c->nsamples - 1].count;
-    if (k >= prev->count)
+    uint32_t b = c->open_prev ? c->last[c->open_prev - 1].next : c->first_next;
+    if (!b--)
         return UINT32_MAX;
     c->predict_tries++;
-    uint32_t b = c->entries[prev->first + k].band;
     if (c->bands[b].kind == kind) {
         const struct hs_intern_key *stored = &tab->keys[c->last[b].key];
         if (stored->len == len && hs_bytes_equal(stored->ptr, key, len))
@@ -142,20 +143,49 @@ static int new_str_band(hs_census *c, const char *label, size_t len,
     return HS_OK;
 }
 
-/* The band of a label: inlined into the two sample paths, each line of
- * a .hp and each string sample event. */
-static ALWAYS_INLINE int str_band(hs_census *c, const char *label, size_t len,
-                           uint32_t *band)
+/* The band of a label predict() did not guess: the hash lookup. */
+static ALWAYS_INLINE int str_band_lookup(hs_census *c, const char *label,
+                                         size_t len, uint32_t *band)
 {
-    if ((*band = predict(c, &c->str_tab, BAND_STRING, label, len)) !=
-        UINT32_MAX)
-        return HS_OK;
     uint32_t k = hs_intern_find_hashed(&c->str_tab, label, len,
                                        hs_hash_bytes(label, len));
     if (k == UINT32_MAX)
         return new_str_band(c, label, len, band);
     *band = c->str_band[k];
     return HS_OK;
+}
+
+/* The band of a label: inlined into the string sample events' path. */
+static ALWAYS_INLINE int str_band(hs_census *c, const char *label, size_t len,
+                           uint32_t *band)
+{
+    if ((*band = predict(c, &c->str_tab, BAND_STRING, label, len)) !=
+        UINT32_MAX)
+        return HS_OK;
+    return str_band_lookup(c, label, len, band);
+}
+
+/* Adds bytes to band bi in the open sample, which has room for one more
+ * entry: no call, so that the per-line path needs no stack frame. */
+static ALWAYS_INLINE void put_entry(hs_census *c, uint32_t bi, uint64_t bytes)
+{
+    /* what predict() guesses next time after the band before this one */
+    *(c->open_prev ? &c->last[c->open_prev - 1].next : &c->first_next) =
+        bi + 1;
+    c->open_prev = bi + 1;
+    struct band_last *b = &c->last[bi];
+    size_t si = c->nsamples - 1;
+    struct sample *s = &c->samples[si];
+    s->total = hs_add_sat(s->total, bytes);
+    if (b->sample == si) {
+        hs_census_entry *e = &c->entries[b->pos];
+        e->bytes = hs_add_sat(e->bytes, bytes);
+        return;
+    }
+    c->entries[c->nentries] = (hs_census_entry){bi, bytes};
+    b->sample = si;
+    b->pos = c->nentries++;
+    s->count++;
 }
 
 /* Adds bytes to band bi in the open sample (opening one if needed). */
@@ -175,23 +205,12 @@ static inline int add_entry(hs_census *c, uint64_t offset, uint64_t time,
         if (st)
             return st;
     }
-    struct band_last *b = &c->last[bi];
-    size_t si = c->nsamples - 1;
-    struct sample *s = &c->samples[si];
-    s->total = hs_add_sat(s->total, bytes);
-    if (b->sample == si) {
-        hs_census_entry *e = &c->entries[b->pos];
-        e->bytes = hs_add_sat(e->bytes, bytes);
-        return HS_OK;
-    }
     if (c->nentries == c->cap_entries &&
+        c->last[bi].sample != c->nsamples - 1 &&
         !hs_grow(c->alloc, (void **)&c->entries, &c->cap_entries, c->nentries + 1,
                  sizeof *c->entries))
         return hs__census_nomem(c);
-    c->entries[c->nentries] = (hs_census_entry){bi, bytes};
-    b->sample = si;
-    b->pos = c->nentries++;
-    s->count++;
+    put_entry(c, bi, bytes);
     return HS_OK;
 }
 
@@ -226,12 +245,33 @@ static int add_string_sample(hs_census *c, const hs_event *ev, hs_str l,
     return st ? st : add_entry(c, ev->offset, ev->time, bi, bytes);
 }
 
+/* A .hp line that string_entry could not take without a call: its
+ * band not guessed, or the entries full. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int string_entry_slow(hs_census *c, const char *name, size_t len,
+                             uint64_t bytes, uint32_t bi)
+{
+    if (bi == UINT32_MAX) {
+        int st = str_band_lookup(c, name, len, &bi);
+        if (st)
+            return st;
+    }
+    return add_entry(c, 0, 0, bi, bytes);
+}
+
+/* Each line of a .hp: a guessed band in an open sample with room is
+ * added without a call (the usual line), anything else out of line. */
 int hs__census_string_entry(hs_census *c, const char *name, size_t len,
                             uint64_t bytes)
 {
-    uint32_t bi;
-    int st = str_band(c, name, len, &bi);
-    return st ? st : add_entry(c, 0, 0, bi, bytes);
+    uint32_t bi = predict(c, &c->str_tab, BAND_STRING, name, len);
+    if (bi != UINT32_MAX && c->nentries < c->cap_entries) {
+        put_entry(c, bi, bytes);
+        return HS_OK;
+    }
+    return string_entry_slow(c, name, len, bytes, bi);
 }
 
 static int heap_prof_begin(hs_census *c, const hs_event *ev)

@@ -143,10 +143,12 @@ int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
 {
     hs__error_clear(err);
     hs_hp_parser *p = hp_parser_for(c);
-    char *buf = hs_malloc(c->alloc, READ_BLOCK);
+    /* on a 64-byte line, as hs_input's (read/input.c says why) */
+    char *block = hs_malloc(c->alloc, READ_BLOCK + 63);
+    char *buf = block ? block + (-(uintptr_t)block & 63) : NULL;
     if (!p || !buf) {
         hs__hp_parser_free(p);
-        hs_free(c->alloc, buf);
+        hs_free(c->alloc, block);
         hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return HS_ERR_NOMEM;
     }
@@ -168,7 +170,7 @@ int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
         }
     }
     hs__hp_parser_free(p);
-    hs_free(c->alloc, buf);
+    hs_free(c->alloc, block);
     if (st == HS_OK)
         hs__error_clear(err);
     return st;

@@ -18,6 +18,11 @@
  * kernel's copy took 0.07 s against 0.21 s, events --count 166-196 ms of
  * CPU against 302-352 ms. */
 #define READ_BLOCK (1u << 17)
+/* Where the buffer starts: a cache line. The kernel's copy into a buffer
+ * 16 bytes off one (where a large malloc block starts, after its header)
+ * took 3.5 times as long on the project's machine (AMD EPYC, rep movsb):
+ * 115 ms of system time for a 163 MB file against 33 ms. */
+#define BUF_ALIGN 64u
 /* The most hs_input_peek() holds: the buffer is never smaller. */
 #define PEEK_MAX (1u << 16)
 
@@ -50,9 +55,10 @@ static int read_more(hs_input *in)
 {
     if (!in->buf) {
         size_t cap = block_size(in->fd);
-        in->buf = hs_malloc(in->alloc, cap);
-        if (!in->buf)
+        in->block = hs_malloc(in->alloc, cap + BUF_ALIGN - 1);
+        if (!in->block)
             return HS_ERR_NOMEM;
+        in->buf = in->block + (-(uintptr_t)in->block & (BUF_ALIGN - 1));
         in->buf_cap = cap;
     }
     for (;;) {
@@ -112,7 +118,7 @@ int hs_input_peek(hs_input *in, size_t n, const uint8_t **data,
 
 void hs_input_close(hs_input *in)
 {
-    hs_free(in->alloc, in->buf);
-    in->buf = NULL;
+    hs_free(in->alloc, in->block);
+    in->block = in->buf = NULL;
     in->buf_len = 0;
 }

@@ -25,6 +25,7 @@
 typedef struct hs_input {
     int fd;
     const hs_allocator *alloc;
+    uint8_t *block;         /* the allocation; buf is its first 64-byte line */
     uint8_t *buf;
     size_t buf_cap, buf_len; /* buf_len: peeked bytes not yet handed out */
     bool eof;

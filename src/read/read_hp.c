@@ -7,13 +7,14 @@
  * formats apart, and so a pipe works. A line cut by a chunk edge waits
  * in `line` until its end arrives.
  *
- * Times are parsed and printed with integer arithmetic, not strtod/printf,
- * so the result does not depend on the locale's decimal separator and a
- * .hp written by heapscope reads back to the same nanoseconds.
+ * The band lines the runtime writes, whole in a chunk, are read in place
+ * in a run (fast_bands); every other line goes through parse_line, and
+ * its fields (times, counts, quoted strings) through read_hp_text.c.
  */
 #include "common/internal.h"
 #include "heapscope/reader.h"
 #include "read/read_hp.h"
+#include "read/read_hp_text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -85,154 +86,6 @@ void hs__hp_parser_free(hs_hp_parser *p)
     hs_free(p->alloc, p);
 }
 
-/*
- * Up to 40 bytes of input for an error message, control bytes (and DEL)
- * as \xNN so that a hostile file cannot drive the user's terminal.
- */
-static const char *shown(char *dst, size_t cap, const char *s, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n && i < 40 && k + 5 < cap; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 || ch == 0x7f)
-            k += (size_t)snprintf(dst + k, cap - k, "\\x%02x", ch);
-        else
-            dst[k++] = (char)ch;
-    }
-    dst[k] = 0;
-    return dst;
-}
-
-static bool is_space(char ch) { return ch == ' ' || ch == '\t'; }
-
-/* The most whole seconds a time in ns can hold (18446744073). */
-#define MAX_SECONDS (UINT64_MAX / 1000000000u)
-
-/*
- * Seconds as written in a .hp ("12", "0.021831", ".5") to nanoseconds,
- * rounding beyond the ninth decimal. A time within the last second the
- * nanoseconds can hold saturates at UINT64_MAX, so that the largest time
- * heapscope writes (18446744073.709552, UINT64_MAX ns rounded to
- * microseconds) reads back. Returns false when s is not such a number or
- * it is beyond that.
- */
-static bool parse_seconds(const char *s, size_t n, uint64_t *ns)
-{
-    size_t i = 0;
-    uint64_t sec = 0, frac = 0;
-    bool digits = false;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        sec = sec * 10 + (uint64_t)(s[i] - '0');
-        if (sec > MAX_SECONDS)
-            return false;
-        digits = true;
-    }
-    unsigned places = 0;
-    bool round_up = false;
-    if (i < n && s[i] == '.') {
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-            digits = true;
-            if (places < 9) {
-                frac = frac * 10 + (uint64_t)(s[i] - '0');
-                places++;
-            } else if (places == 9) {
-                round_up = s[i] >= '5';
-                places++;
-            }
-        }
-    }
-    if (!digits || i != n)
-        return false;
-    for (unsigned k = places; k < 9; k++)
-        frac *= 10;
-    uint64_t whole = sec * 1000000000u, part = frac + (round_up ? 1 : 0);
-    *ns = whole > UINT64_MAX - part ? UINT64_MAX : whole + part;
-    return true;
-}
-
-static bool parse_bytes(const char *s, size_t n, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (!n)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
-/* The quoted string of a JOB/DATE/... line, "" inside meaning ", in
- * *res: HS_OK, HS_ERR_PARSE (not such a string) or HS_ERR_NOMEM. */
-static int parse_quoted(hs_hp_parser *p, const char *s, size_t n, char **res)
-{
-    if (n < 2 || s[0] != '"')
-        return HS_ERR_PARSE;
-    char *out = hs_malloc(p->alloc, n);
-    if (!out)
-        return HS_ERR_NOMEM;
-    size_t k = 0, i = 1;
-    for (;;) {
-        if (i >= n) {
-            hs_free(p->alloc, out);
-            return HS_ERR_PARSE;
-        }
-        if (s[i] == '"') {
-            if (i + 1 < n && s[i + 1] == '"') {
-                out[k++] = '"';
-                i += 2;
-                continue;
-            }
-            i++;
-            break;
-        }
-        out[k++] = s[i++];
-    }
-    while (i < n && is_space(s[i]))
-        i++;
-    if (i != n) {
-        hs_free(p->alloc, out);
-        return HS_ERR_PARSE;
-    }
-    out[k] = 0;
-    *res = out;
-    return HS_OK;
-}
-
-/* The heap-profile flag in a JOB line's RTS options: -hc, -hy, ..., and
- * -h alone (GHC before 9.2 read it as -hc when profiling, -hT otherwise). */
-static uint32_t breakdown_from_job(const char *job)
-{
-    static const char letters[] = "?cmdyrbTie";
-    bool rts = false;
-    const char *p = job;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        const char *w = p;
-        while (*p && *p != ' ')
-            p++;
-        size_t n = (size_t)(p - w);
-        if (n == 4 && memcmp(w, "+RTS", 4) == 0)
-            rts = true;
-        else if (n == 4 && memcmp(w, "-RTS", 4) == 0)
-            rts = false;
-        else if (rts && n >= 2 && w[0] == '-' && w[1] == 'h') {
-            if (n == 2)
-                return HS_BREAKDOWN_COST_CENTRE;
-            const char *l = strchr(letters + 1, w[2]);
-            if (l && w[2])
-                return (uint32_t)(l - letters);
-        }
-    }
-    return 0;
-}
-
 /* The callback's status as the parser's error. */
 static int cb_status(hs_hp_parser *p, hs_error *err, int st)
 {
@@ -270,7 +123,7 @@ static int header_line(hs_hp_parser *p, const char *kw, size_t kwlen,
                        const char *rest, size_t rn, hs_error *err)
 {
     char *q = NULL;
-    int st = parse_quoted(p, rest, rn, &q);
+    int st = hs__hp_parse_quoted(p->alloc, rest, rn, &q);
     if (st == HS_ERR_NOMEM)
         return fail(p, err, st, "out of memory");
     if (st)
@@ -348,11 +201,11 @@ static int keyword_line(hs_hp_parser *p, const char *kw, size_t kwlen,
     if (!begin && !end && !mark)
         return 1; /* not a keyword */
     uint64_t t;
-    if (!parse_seconds(rest, rn, &t)) {
+    if (!hs__hp_parse_seconds(rest, rn, &t)) {
         char buf[200];
         return fail(p, err, HS_ERR_PARSE,
                     "expected a time in seconds after %.*s, not '%s'",
-                    (int)kwlen, kw, shown(buf, sizeof buf, rest, rn));
+                    (int)kwlen, kw, hs__hp_shown(buf, sizeof buf, rest, rn));
     }
     if (begin)
         return begin_sample(p, t, err);
@@ -373,14 +226,14 @@ static int band_line(hs_hp_parser *p, const char *s, size_t n, hs_error *err)
             break;
         }
     size_t e = n;
-    while (e > 0 && is_space(s[e - 1]))
+    while (e > 0 && hs__hp_is_space(s[e - 1]))
         e--;
     size_t sep;
     if (last_tab && (size_t)(last_tab - s) < e) {
         sep = (size_t)(last_tab - s);
     } else {
         size_t i = e;
-        while (i > 0 && !is_space(s[i - 1]))
+        while (i > 0 && !hs__hp_is_space(s[i - 1]))
             i--;
         sep = i ? i - 1 : n;
     }
@@ -389,7 +242,7 @@ static int band_line(hs_hp_parser *p, const char *s, size_t n, hs_error *err)
                     "expected a band name, a TAB and a byte count, or "
                     "END_SAMPLE");
     size_t v = sep + 1;
-    while (v < e && is_space(s[v]))
+    while (v < e && hs__hp_is_space(s[v]))
         v++;
     /* Spaces before a TAB are the name's (heapscope's writer keeps them);
      * before a space separator they are padding. */
@@ -398,10 +251,10 @@ static int band_line(hs_hp_parser *p, const char *s, size_t n, hs_error *err)
         while (kend > 0 && s[kend - 1] == ' ')
             kend--;
     uint64_t bytes;
-    if (!parse_bytes(s + v, e - v, &bytes))
+    if (!hs__hp_parse_bytes(s + v, e - v, &bytes))
         return fail(p, err, HS_ERR_PARSE,
                     "expected a byte count after the band name, not '%s'",
-                    shown(buf, sizeof buf, s + v, e - v));
+                    hs__hp_shown(buf, sizeof buf, s + v, e - v));
     if (kend == 0)
         return fail(p, err, HS_ERR_PARSE,
                     "expected a band name before the byte count");
@@ -417,7 +270,7 @@ static int parse_line(hs_hp_parser *p, const char *s, size_t n,
     if (n && s[n - 1] == '\r')
         n--;
     size_t a = 0;
-    while (a < n && is_space(s[a]))
+    while (a < n && hs__hp_is_space(s[a]))
         a++;
     if (a == n)
         return HS_OK;
@@ -426,13 +279,13 @@ static int parse_line(hs_hp_parser *p, const char *s, size_t n,
     if (p->in_sample && memchr(s, '\t', n))
         return band_line(p, s, n, err);
     size_t k = a;
-    while (k < n && !is_space(s[k]))
+    while (k < n && !hs__hp_is_space(s[k]))
         k++;
     size_t r = k;
-    while (r < n && is_space(s[r]))
+    while (r < n && hs__hp_is_space(s[r]))
         r++;
     size_t e = n;
-    while (e > r && is_space(s[e - 1]))
+    while (e > r && hs__hp_is_space(s[e - 1]))
         e--;
     int st = keyword_line(p, s + a, k - a, s + r, e - r, err);
     if (st <= 0)
@@ -442,7 +295,7 @@ static int parse_line(hs_hp_parser *p, const char *s, size_t n,
         return fail(p, err, HS_ERR_PARSE,
                     "expected JOB, DATE, SAMPLE_UNIT, VALUE_UNIT, "
                     "BEGIN_SAMPLE or MARK, not '%s'",
-                    shown(buf, sizeof buf, s + a, k - a));
+                    hs__hp_shown(buf, sizeof buf, s + a, k - a));
     }
     return band_line(p, s, n, err);
 }
@@ -499,14 +352,14 @@ static inline uint64_t word_digits(const char *s, unsigned *k)
 #endif
 
 /*
- * The runtime's band line, "name<TAB>digits\n" whole in s[0 .. n), parsed
- * where it lies: the bytes it took (its line break included), or 0 for any
- * other line (a CR, spaces, a 20-digit count, a cut ...), which the general
- * path then takes and reads the same way. Only inside a sample, where a
- * line with a TAB is always a band.
+ * The runtime's band line, "name<TAB>digits\n" whole in s[0 .. n): the
+ * bytes it takes (its line break included) with the name's length in *t
+ * and the count in *v, or 0 for any other line (a CR, spaces, a 20-digit
+ * count, a cut ...), which the general path then takes and reads the same
+ * way.
  */
-static size_t fast_band(hs_hp_parser *p, const char *s, size_t n, int *st,
-                        hs_error *err)
+static inline size_t fast_band(const char *s, size_t n, size_t *tab,
+                               uint64_t *val)
 {
     size_t t = first_control(s, n);
     if (t == 0 || t >= n || s[t] != '\t' || t > LINE_MAX_BYTES - 21)
@@ -531,13 +384,52 @@ static size_t fast_band(hs_hp_parser *p, const char *s, size_t n, int *st,
     /* at most 19 digits: 10^19 - 1 fits in 64 bits */
     if (j == t + 1 || j - (t + 1) > 19 || j >= n || s[j] != '\n')
         return 0;
-    *st = p->began ? HS_OK : report_begin(p, err);
-    if (!*st) {
-        int cb = p->cb.band(p->cb.user, s, t, v);
-        if (cb)
-            *st = cb_status(p, err, cb);
-    }
+    *tab = t;
+    *val = v;
     return j + 1;
+}
+
+/*
+ * The run of runtime band lines at the start of s[0 .. n), inside a
+ * sample (where a line with a TAB is always a band), reported one by one
+ * with the line count and offsets kept in locals: the bytes they took.
+ * *st is a callback's error, the parser then at the line it stopped on.
+ */
+/* The parser moved on by bytes and lines, to the start of a line. */
+static void advance(hs_hp_parser *p, size_t bytes, uint64_t lines)
+{
+    p->offset += bytes;
+    p->lineno += lines;
+    p->line_off = p->offset;
+}
+
+static size_t fast_bands(hs_hp_parser *p, const char *s, size_t n, int *st,
+                         hs_error *err)
+{
+    size_t pos = 0, done = 0, t, took;
+    uint64_t lines = 0, v;
+    int (*band)(void *, const char *, size_t, uint64_t) = p->cb.band;
+    void *user = p->cb.user;
+    while ((took = fast_band(s + pos, n - pos, &t, &v)) != 0) {
+        if (!p->began) {
+            /* the sample's first band: the parser at its line */
+            advance(p, pos - done, lines);
+            done = pos;
+            lines = 0;
+            if ((*st = report_begin(p, err)) != HS_OK)
+                return pos;
+        }
+        int cb = band(user, s + pos, t, v);
+        if (cb) {
+            advance(p, pos - done, lines);
+            *st = cb_status(p, err, cb);
+            return pos;
+        }
+        pos += took;
+        lines++;
+    }
+    advance(p, pos - done, lines);
+    return pos;
 }
 
 int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
@@ -550,16 +442,11 @@ int hs__hp_parser_feed(hs_hp_parser *p, const void *data, size_t len,
     while (i < len) {
         int st = HS_OK;
         if (!p->line_len && p->in_sample) {
-            size_t took = fast_band(p, d + i, len - i, &st, err);
+            i += fast_bands(p, d + i, len - i, &st, err);
             if (st)
                 return st;
-            if (took) {
-                i += took;
-                p->offset += took;
-                p->lineno++;
-                p->line_off = p->offset;
-                continue;
-            }
+            if (i >= len)
+                break;
         }
         const char *nl = memchr(d + i, '\n', len - i);
         size_t take = nl ? (size_t)(nl - (d + i)) : len - i;
@@ -643,7 +530,7 @@ int hs__hp_parser_finish(hs_hp_parser *p, hs_hp_facts *facts, hs_error *err)
                     "no such line");
     facts->job = p->job;
     facts->date = p->date;
-    facts->breakdown = p->job ? breakdown_from_job(p->job) : 0;
+    facts->breakdown = p->job ? hs__hp_breakdown_from_job(p->job) : 0;
     facts->end_ns = p->last_end;
     if (truncated || cut_line) {
         char frag[64] = "";
