@@ -6,8 +6,12 @@
  * recorded in the reader, and leaks nothing. And the formats told apart
  * by their first bytes (hs_format_sniff), as every command tells them.
  * hs_read_fd_count() counts what hs_reader_next() reads, on every path.
+ * The input's chunks start on a cache line whatever the allocator gives
+ * (read/input.h: an internal suite, linked from the library's objects).
  */
 #include <heapscope/heapscope.h>
+
+#include "read/input.h"
 
 #include "evhash.h"
 #include "evwriter.h"
@@ -392,6 +396,81 @@ static void test_sniff(void)
                     HS_FORMAT_MLPD_GZIP);
 }
 
+/* An allocator whose blocks all start 16 bytes past a cache line, as
+ * glibc's mapped ones do: the size kept in the 16 bytes before. */
+static void *skew_malloc(void *u, size_t n)
+{
+    (void)u;
+    uint8_t *raw = aligned_alloc(64, (n + 16 + 63) / 64 * 64);
+    if (!raw)
+        return NULL;
+    memcpy(raw, &n, sizeof n);
+    return raw + 16;
+}
+
+static void skew_free(void *u, void *p)
+{
+    (void)u;
+    if (p)
+        free((uint8_t *)p - 16);
+}
+
+static void *skew_realloc(void *u, void *p, size_t n)
+{
+    uint8_t *q = skew_malloc(u, n);
+    if (q && p) {
+        size_t old;
+        memcpy(&old, (uint8_t *)p - 16, sizeof old);
+        memcpy(q, p, old < n ? old : n);
+    }
+    if (q)
+        skew_free(u, p);
+    return q;
+}
+
+/* Every chunk of fd, peeked and pulled, starts on a cache line: the
+ * kernel's copy into a buffer off one took 3 to 4 times as long. */
+static void check_aligned(int fd, const hs_allocator *a, size_t len)
+{
+    hs_input in;
+    hs_input_open(&in, fd, a);
+    const uint8_t *data;
+    size_t n, total = 0;
+    CU_ASSERT_EQUAL_FATAL(hs_input_peek(&in, 4, &data, &n), HS_OK);
+    CU_ASSERT_EQUAL((uintptr_t)data % 64, 0);
+    while (hs_input_next(&in, &data, &n) == HS_OK) {
+        CU_ASSERT_EQUAL((uintptr_t)data % 64, 0);
+        total += n;
+    }
+    CU_ASSERT_EQUAL(total, len);
+    hs_input_close(&in);
+}
+
+static void test_aligned_chunks(void)
+{
+    hs_allocator skew = {skew_malloc, skew_realloc, skew_free, NULL};
+    static uint8_t data[300000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 7);
+    /* larger than a read buffer, smaller than one, and through a pipe */
+    static const size_t sizes[] = {sizeof data, 70000, 5};
+    for (size_t k = 0; k < 3; k++) {
+        write_file(data, sizes[k]);
+        for (int with = 0; with < 2; with++) {
+            int fd = open(tmp_path, O_RDONLY);
+            CU_ASSERT_FATAL(fd >= 0);
+            check_aligned(fd, with ? &skew : NULL, sizes[k]);
+            close(fd);
+        }
+        unlink(tmp_path);
+    }
+    pid_t pid;
+    int fd = pipe_of(data, sizeof data, &pid);
+    check_aligned(fd, &skew, sizeof data);
+    close(fd);
+    waitpid(pid, NULL, 0);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -402,6 +481,7 @@ int main(void)
         {"a file that grows while read", test_growing_file},
         {"every allocation failing in turn", test_allocation_failures},
         {"formats told apart by their first bytes", test_sniff},
+        {"chunks start on a cache line", test_aligned_chunks},
         {NULL, NULL},
     };
     return tu_main("input", NULL, NULL, tests);

@@ -25,6 +25,7 @@
 typedef struct hs_input {
     int fd;
     const hs_allocator *alloc;
+    void *block;            /* the allocation, of which buf is aligned */
     uint8_t *buf;
     size_t buf_cap, buf_len; /* buf_len: peeked bytes not yet handed out */
     bool eof;
