@@ -29,7 +29,8 @@ static int count_cb(void *user, const hs_event *ev)
 
 /* Reading a real log from a file takes no table of all 65,536 tags (256
  * KiB) and no 1 MiB read buffer for a 94 KiB file: the largest request is
- * the read buffer, the file's size and one byte. A header declaring tag
+ * the read buffer, the file's size and one byte, and the up to 63 bytes
+ * that put its start on a cache line (read/input.c). A header declaring tag
  * 65000 still works (test_unknown_event_types): the table grows to what
  * is declared. */
 static void test_reader_memory(void)
@@ -48,7 +49,7 @@ static void test_reader_memory(void)
     hs_reader *r = hs_reader_new_with(&a);
     CU_ASSERT_EQUAL(hs_read_fd(r, fileno(f), count_cb, &events), HS_DONE);
     CU_ASSERT(events > 1000);
-    CU_ASSERT(mem.most == len + 1);
+    CU_ASSERT(mem.most >= len + 1 && mem.most < len + 1 + 64);
     CU_ASSERT(mem.most < 256 * 1024);
     hs_reader_free(r);
     CU_ASSERT_EQUAL(mem.live, 0);
