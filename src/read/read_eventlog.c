@@ -388,8 +388,12 @@ static int run_tally(hs_reader *r, hs_event_fn fn, void *user, hs__tally *t)
             r->item_off = off;
             r->index = ev.index;
             r->block_cap = ev.cap;
-            if (hs__reader_decode(r, &ev) < 0)
+            if (info & TI_HOT) {
+                ev.known = true;
+                hs__hot_decode[tag](&ev);
+            } else if (hs__reader_decode(r, &ev) < 0) {
                 break;
+            }
             r->in_pos += total;
             r->item_off += total;
             r->index++;
