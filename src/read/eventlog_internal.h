@@ -77,6 +77,9 @@ enum state {
  * its declared fixed size holds the fields, and no quirk applies (see
  * hs__decode_hot). Settled once per tag, not once per event. */
 #define TI_HOT 0x20000000u
+/* With TI_HOT: the tag has no fields (GC_START, GC_END), so nothing to
+ * decode and no call to make. */
+#define TI_BARE 0x10000000u
 struct hs_reader {
     hs_allocator alloc_store;
     const hs_allocator *alloc; /* &alloc_store, or NULL for the C library */
@@ -175,7 +178,10 @@ static inline uint32_t hs__type_flags(const hs_reader *r, uint16_t tag,
         return TI_SPECIAL | (hs__decodes(r, tag) ? TI_DECODE : 0);
     if (!hs__decodes(r, tag))
         return 0;
-    return TI_DECODE | (hs__decode_hot(r, tag, size1) ? TI_HOT : 0);
+    if (!hs__decode_hot(r, tag, size1))
+        return TI_DECODE;
+    return TI_DECODE | TI_HOT |
+           (hs__event_table[tag].nfields == 0 ? TI_BARE : 0);
 }
 
 /* After the input loop ended with st (hs_input_next()'s last return):
