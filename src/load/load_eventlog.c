@@ -46,6 +46,15 @@ static int on_event(void *user, const hs_event *ev)
     return 0;
 }
 
+/* on_event() for a pass without a census: the reader decodes the
+ * summary's tags alone, so every event it hands on is the summary's. */
+static int on_summary_event(void *user, const hs_event *ev)
+{
+    pass *p = user;
+    int ss = hs__summary_add_counted(p->s, ev);
+    return ss < 0 ? (p->summary_err = ss) : 0;
+}
+
 /* Marks the tags of one consumer in to[] and in tags[] (n so far, room
  * for cap); returns the new n. */
 static size_t want(uint8_t to_mark, size_t (*tags_of)(uint16_t *, size_t),
@@ -175,7 +184,7 @@ int hs_summary_load_fd(hs_summary *s, hs_reader *r, int fd)
     pass p;
     pass_init(&p, r, NULL, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
-    int st = hs__read_fd_tally(r, fd, on_event, &p, &t);
+    int st = hs__read_fd_tally(r, fd, on_summary_event, &p, &t);
     if (p.summary_err)
         return p.summary_err;
     summary_skipped(&p, &t);
