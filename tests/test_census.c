@@ -480,7 +480,8 @@ static void check_marker_order(const uint64_t *times, size_t n)
 }
 
 /* The orders logs give: blocks of three capabilities interleaved, with
- * equal times across them; and orders no few sorted sequences make
+ * equal times across them, and blocks written out of their time order;
+ * and orders no few sorted sequences make
  * (descending pairs, a saw-tooth with ties), which the sort takes too. */
 static void test_marker_order_shapes(void)
 {
@@ -494,6 +495,11 @@ static void test_marker_order_shapes(void)
     check_marker_order(t, N);
     for (size_t i = 0; i < N; i++)
         t[i] = (i * 37) % 23 / 2;
+    check_marker_order(t, N);
+    /* a block that starts later written first: the chains' turns, of
+     * several events at a time, stop at a tie with an earlier event */
+    for (size_t i = 0; i < N; i++)
+        t[i] = (i / 20) * 100 + (i % 20 < 10 ? 10 : 0) + (i % 10) / 3 * 10;
     check_marker_order(t, N);
 }
 

@@ -105,7 +105,30 @@ static bool chain_runs(const unsigned char *a, size_t n, size_t size,
     return true;
 }
 
-/* Merges the chains into tmp by (time, position in a): the stable order. */
+/* The chain whose next element comes first by (time, position in a),
+ * other than `skip`; SIZE_MAX when none has one left. */
+static size_t first_chain(const unsigned char *a, size_t size,
+                          const size_t *at, const size_t *cur, size_t nc,
+                          size_t skip)
+{
+    size_t best = SIZE_MAX;
+    uint64_t bt = 0;
+    for (size_t c = 0; c < nc; c++) {
+        if (c == skip || cur[c] == SIZE_MAX)
+            continue;
+        uint64_t t = time_at(a, at[c], size);
+        if (best == SIZE_MAX || t < bt || (t == bt && at[c] < at[best])) {
+            best = c;
+            bt = t;
+        }
+    }
+    return best;
+}
+
+/* Merges the chains into tmp by (time, position in a): the stable order.
+ * What the first chain has before the next chain's element is copied at
+ * once: a log's capabilities take turns a block at a time, so each turn
+ * is one copy. */
 static void merge_chains(const unsigned char *a, unsigned char *tmp,
                          size_t n, size_t size, const run *runs,
                          const chains *ch)
@@ -115,20 +138,23 @@ static void merge_chains(const unsigned char *a, unsigned char *tmp,
         cur[c] = ch->head[c];
         at[c] = runs[cur[c]].start;
     }
-    for (size_t out = 0; out < n; out++) {
-        size_t best = SIZE_MAX;
-        uint64_t bt = 0;
-        for (size_t c = 0; c < nc; c++) {
-            if (cur[c] == SIZE_MAX)
-                continue;
-            uint64_t t = time_at(a, at[c], size);
-            if (best == SIZE_MAX || t < bt || (t == bt && at[c] < at[best])) {
-                best = c;
-                bt = t;
-            }
+    for (size_t out = 0; out < n;) {
+        size_t best = first_chain(a, size, at, cur, nc, SIZE_MAX);
+        size_t next = first_chain(a, size, at, cur, nc, best);
+        size_t from = at[best], to = from + 1, end = runs[cur[best]].end;
+        if (next == SIZE_MAX) {
+            to = end;
+        } else {
+            uint64_t nt = time_at(a, at[next], size);
+            while (to < end && (time_at(a, to, size) < nt ||
+                                (time_at(a, to, size) == nt &&
+                                 to < at[next])))
+                to++;
         }
-        memcpy(tmp + out * size, a + at[best] * size, size);
-        if (++at[best] == runs[cur[best]].end) {
+        memcpy(tmp + out * size, a + from * size, (to - from) * size);
+        out += to - from;
+        at[best] = to;
+        if (to == end) {
             cur[best] = runs[cur[best]].next;
             if (cur[best] != SIZE_MAX)
                 at[best] = runs[cur[best]].start;

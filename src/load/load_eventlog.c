@@ -22,7 +22,6 @@ enum { TO_CENSUS = 1, TO_SUMMARY = 2 };
 typedef struct pass {
     hs_census *c;            /* NULL: no census */
     hs_summary *s;           /* NULL: no summary */
-    uint64_t to_summary;     /* events given to hs_summary_add_event() */
     int census_err, summary_err; /* the failure that stopped reading */
     uint8_t to[256];         /* TO_* by tag (the table's tags are < 256) */
 } pass;
@@ -39,12 +38,21 @@ static int on_event(void *user, const hs_event *ev)
             return p->census_err = cs;
     }
     if (to & TO_SUMMARY) {
-        p->to_summary++;
-        int ss = hs_summary_add_event(p->s, ev);
+        /* counted and timed with every other event by the tally */
+        int ss = hs__summary_add_counted(p->s, ev);
         if (ss < 0)
             return p->summary_err = ss;
     }
     return 0;
+}
+
+/* on_event() for a pass without a census: the reader decodes the
+ * summary's tags alone, so every event it hands on is the summary's. */
+static int on_summary_event(void *user, const hs_event *ev)
+{
+    pass *p = user;
+    int ss = hs__summary_add_counted(p->s, ev);
+    return ss < 0 ? (p->summary_err = ss) : 0;
 }
 
 /* Marks the tags of one consumer in to[] and in tags[] (n so far, room
@@ -93,12 +101,12 @@ static void pass_init(pass *p, hs_reader *r, hs_census *c, hs_summary *s)
     decode_for(r, c != NULL, s != NULL, p->to);
 }
 
-/* What the tally counted hands the summary the events it was not given. */
+/* What the tally counted gives the summary the count and the end of the
+ * run, of the events it was given and of the others. */
 static void summary_skipped(const pass *p, const hs__tally *t)
 {
     if (p->s)
-        hs__summary_skipped(p->s, t->events - p->to_summary,
-                            t->events - t->markers - p->to_summary,
+        hs__summary_skipped(p->s, t->events, t->events - t->markers,
                             t->max_time);
 }
 
@@ -176,7 +184,7 @@ int hs_summary_load_fd(hs_summary *s, hs_reader *r, int fd)
     pass p;
     pass_init(&p, r, NULL, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
-    int st = hs__read_fd_tally(r, fd, on_event, &p, &t);
+    int st = hs__read_fd_tally(r, fd, on_summary_event, &p, &t);
     if (p.summary_err)
         return p.summary_err;
     summary_skipped(&p, &t);

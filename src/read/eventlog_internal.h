@@ -72,6 +72,14 @@ enum state {
  * (info 0), a decoded one and these off the plain loops. */
 #define TI_SPECIAL 0x40000000u
 #define TI_STOP (TI_DECODE | TI_SPECIAL)
+/* With TI_DECODE: every event of the tag is decoded by its table-made
+ * function (hs__hot_decode) with nothing left to check: the tag has one,
+ * its declared fixed size holds the fields, and no quirk applies (see
+ * hs__decode_hot). Settled once per tag, not once per event. */
+#define TI_HOT 0x20000000u
+/* With TI_HOT: the tag has no fields (GC_START, GC_END), so nothing to
+ * decode and no call to make. */
+#define TI_BARE 0x10000000u
 struct hs_reader {
     hs_allocator alloc_store;
     const hs_allocator *alloc; /* &alloc_store, or NULL for the C library */
@@ -132,6 +140,16 @@ const char *hs__type_desc(const hs_reader *r, uint16_t tag);
 /* Decodes ev's payload into its union member when the table has a layout
  * for it (read_decode.c); HS_OK or HS_ERR_MALFORMED_EVENT. */
 int hs__reader_decode(hs_reader *r, hs_event *ev);
+/* Whether events of tag, declared with type_info size bits size1, all take
+ * the table-made decoder (read_decode.c): then TI_HOT. */
+bool hs__decode_hot(const hs_reader *r, uint16_t tag, uint32_t size1);
+/* The table-made decoders by tag, NULL where a tag has none: what
+ * hs__reader_decode() does for a TI_HOT tag, known set by the caller. */
+typedef void (*hs__hot_fn)(hs_event *ev);
+extern const hs__hot_fn hs__hot_decode[];
+/* Brings the flag bits of every declared tag in line with the settings
+ * and the header (read_reader.c). */
+void hs__reader_apply_flags(hs_reader *r);
 
 /* Sizes type_info for the tags of real logs (GHC's run below 256), so
  * that only a header declaring larger ones makes it grow. */
@@ -151,11 +169,19 @@ static inline bool hs__decodes(const hs_reader *r, uint16_t tag)
                          (r->decode_mask[tag / 64] >> (tag % 64) & 1));
 }
 
-/* The flag bits of a declared tag's type_info entry. */
-static inline uint32_t hs__type_flags(const hs_reader *r, uint16_t tag)
+/* The flag bits of a declared tag's type_info entry, whose size bits are
+ * size1. */
+static inline uint32_t hs__type_flags(const hs_reader *r, uint16_t tag,
+                                      uint32_t size1)
 {
-    return (hs__decodes(r, tag) ? TI_DECODE : 0) |
-           (tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE ? TI_SPECIAL : 0);
+    if (tag == HS_EV_BLOCK_MARKER || tag == HS_EV_IPE)
+        return TI_SPECIAL | (hs__decodes(r, tag) ? TI_DECODE : 0);
+    if (!hs__decodes(r, tag))
+        return 0;
+    if (!hs__decode_hot(r, tag, size1))
+        return TI_DECODE;
+    return TI_DECODE | TI_HOT |
+           (hs__event_table[tag].nfields == 0 ? TI_BARE : 0);
 }
 
 /* After the input loop ended with st (hs_input_next()'s last return):

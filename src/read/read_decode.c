@@ -209,8 +209,6 @@ static void nonmoving_census_13(hs_event *ev)
 #define PLAIN_FIELD(m, kind, cname, pname, aux) && PLAIN_##kind
 #define PLAIN(FIELDS, m) (1 FIELDS(PLAIN_FIELD, m))
 
-typedef void (*hot_fn)(hs_event *ev);
-
 #define HOT_FN(tag, NAME, size, min, m, FIELDS, desc) \
     static void hot_##NAME(hs_event *ev) \
     { \
@@ -222,10 +220,29 @@ HS_EVENT_TABLE(HOT_FN)
 
 #define HOT_ENTRY(tag, NAME, size, min, m, FIELDS, desc) \
     [tag] = PLAIN(FIELDS, m) ? hot_##NAME : NULL,
-static const hot_fn hot[HS__EVENT_TAGS] = {HS_EVENT_TABLE(HOT_ENTRY)};
+const hs__hot_fn hs__hot_decode[HS__EVENT_TAGS] = {
+    HS_EVENT_TABLE(HOT_ENTRY)};
+
+/* What hs__reader_decode() checks of every event, settled for the tag:
+ * only when all its events pass the same way is it TI_HOT. */
+bool hs__decode_hot(const hs_reader *r, uint16_t tag, uint32_t size1)
+{
+    if (tag >= HS__EVENT_TAGS || !hs__hot_decode[tag] || r->wide_tid ||
+        !size1 || size1 - 1 == VARIABLE_SIZE ||
+        tag == HS_EV_NONMOVING_HEAP_CENSUS)
+        return false;
+    const hs_event_desc *d = &hs__event_table[tag];
+    return d->name && d->min >= 0 && size1 - 1 >= (uint32_t)d->min &&
+           d->size != HS_EVSIZE_VAR;
+}
 
 int hs__reader_decode(hs_reader *r, hs_event *ev)
 {
+    if (hs__type_info(r, ev->tag) & TI_HOT) {
+        ev->known = true;
+        hs__hot_decode[ev->tag](ev);
+        return HS_OK;
+    }
     if (ev->tag >= HS__EVENT_TAGS)
         return HS_OK;
     if (ev->tag == HS_EV_NONMOVING_HEAP_CENSUS && ev->payload_len == 13) {
@@ -245,8 +262,8 @@ int hs__reader_decode(hs_reader *r, hs_event *ev)
         return HS_OK;
     ev->known = true;
     /* GHC 6.12's wide thread ids are the descriptor loop's to narrow */
-    if (hot[ev->tag] && !r->wide_tid) {
-        hot[ev->tag](ev);
+    if (hs__hot_decode[ev->tag] && !r->wide_tid) {
+        hs__hot_decode[ev->tag](ev);
         return HS_OK;
     }
     struct cursor c = {ev->payload, ev->payload + ev->payload_len};

@@ -339,8 +339,9 @@ static void tally_one(hs__tally *t, const hs_event *ev)
  * run_plain() for hs__read_input_tally(): every ordinary event at the
  * reader's position is noted in *t; those of the tags the reader decodes
  * are decoded here and handed to fn, the others cost no call and no store
- * but the tally's. The reader's state is stored before each decoding and
- * each call, so both see it as hs_reader_next() would leave it. Returns
+ * but the tally's. The reader's state is stored at the end of the run,
+ * and before a decoding that may fail, so that the error finds it where
+ * hs_reader_next() would have left it (fn does not look). Returns
  * fn's non-zero return, or 0 at the first event the general path must
  * take (an event that failed to decode too: the reader then holds the
  * error, which its next step returns).
@@ -384,15 +385,21 @@ static int run_tally(hs_reader *r, hs_event_fn fn, void *user, hs__tally *t)
             ev.index = index0 + (tl.events - events0);
             ev.payload = p + head;
             ev.payload_len = total - head;
-            r->in_pos = (size_t)(p - base);
-            r->item_off = off;
-            r->index = ev.index;
-            r->block_cap = ev.cap;
-            if (hs__reader_decode(r, &ev) < 0)
-                break;
-            r->in_pos += total;
-            r->item_off += total;
-            r->index++;
+            if (info & TI_HOT) {
+                /* cannot fail: the reader's state waits for the run's
+                 * end; a tag without fields has nothing to decode */
+                ev.known = true;
+                if (!(info & TI_BARE))
+                    hs__hot_decode[tag](&ev);
+            } else {
+                /* may fail: the reader is where the error is */
+                r->in_pos = (size_t)(p - base);
+                r->item_off = off;
+                r->index = ev.index;
+                r->block_cap = ev.cap;
+                if (hs__reader_decode(r, &ev) < 0)
+                    break;
+            }
             tl.events++;
             max_time = time > max_time ? time : max_time;
             last_tag = tag;

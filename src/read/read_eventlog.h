@@ -31,7 +31,8 @@ typedef struct hs__tally {
  * As hs__read_input(), but only the events of tags the reader decodes go
  * to fn (decoded, or left raw when their layout is not the table's); every
  * event, those included, is noted in *t, which the caller zeroes (max_cap
- * -1) before the first call.
+ * -1) before the first call. fn must not ask r where it is: its position
+ * is brought up to date once per run of events, not for each.
  */
 int hs__read_input_tally(hs_reader *r, hs_input *in, hs_event_fn fn,
                          void *user, hs__tally *t);

@@ -22,6 +22,7 @@ static void ghc612_quirks(hs_reader *r)
     uint32_t startup = hs__type_info(r, HS_EV_STARTUP);
     if (r->wide_tid && (startup & TI_SIZE) == 0 + 1)
         r->type_info[HS_EV_STARTUP] = (startup & ~TI_SIZE) | (2 + 1);
+    hs__reader_apply_flags(r); /* TI_HOT of the sizes and ids as read */
 }
 
 static int by_tag(const void *a, const void *b)
@@ -187,7 +188,8 @@ static int type_fixed(hs_reader *r)
     if (!hs_grow_zeroed(r->alloc, (void **)&r->type_info, &r->type_ntags,
                         (size_t)tag + 1, sizeof *r->type_info))
         return hs__reader_fail(r, HS_ERR_NOMEM, r->item_off, "out of memory");
-    r->type_info[tag] = ((uint32_t)size + 1) | hs__type_flags(r, tag);
+    r->type_info[tag] = ((uint32_t)size + 1) |
+                        hs__type_flags(r, tag, (uint32_t)size + 1);
     r->et_tag = tag;
     r->field_left = dlen;
     r->desc_len = 0;

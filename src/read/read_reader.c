@@ -49,20 +49,20 @@ void hs_reader_free(hs_reader *r)
     hs_free(a, r);
 }
 
-/* Brings TI_DECODE of every declared tag in line with the settings. */
-static void apply_decode(hs_reader *r)
+void hs__reader_apply_flags(hs_reader *r)
 {
-    for (uint32_t t = 0; t < r->type_ntags; t++)
-        if (r->type_info[t])
-            r->type_info[t] = (r->type_info[t] & TI_SIZE) |
-                              hs__type_flags(r, (uint16_t)t);
+    for (uint32_t t = 0; t < r->type_ntags; t++) {
+        uint32_t size1 = r->type_info[t] & TI_SIZE;
+        if (size1)
+            r->type_info[t] = size1 | hs__type_flags(r, (uint16_t)t, size1);
+    }
 }
 
 void hs_reader_set_decode(hs_reader *r, bool decode)
 {
     r->decode = decode;
     r->decode_some = false;
-    apply_decode(r);
+    hs__reader_apply_flags(r);
 }
 
 void hs_reader_set_raw_stacks(hs_reader *r, bool raw_only)
@@ -77,7 +77,7 @@ void hs_reader_decode_only(hs_reader *r, const uint16_t *tags, size_t n)
         r->decode_mask[tags[i] / 64] |= (uint64_t)1 << (tags[i] % 64);
     r->decode = true;
     r->decode_some = true;
-    apply_decode(r);
+    hs__reader_apply_flags(r);
 }
 
 uint64_t hs_reader_offset(const hs_reader *r)

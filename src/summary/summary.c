@@ -282,22 +282,33 @@ static int on_cap(hs_summary *s, capstate *c, const hs_event *ev)
     }
 }
 
-int hs_summary_add_event(hs_summary *s, const hs_event *ev)
+/* Refuses an event when the summary is stuck or finished. */
+static int summary_closed(hs_summary *s)
 {
     if (s->sticky)
         return s->err.code;
-    if (s->finished)
-        return summary_fail(s, HS_ERR_MISUSE, "event after "
-                            "hs_summary_finish()");
+    return summary_fail(s, HS_ERR_MISUSE, "event after hs_summary_finish()");
+}
+
+int hs_summary_add_event(hs_summary *s, const hs_event *ev)
+{
+    if (s->sticky || s->finished)
+        return summary_closed(s);
     s->events++;
     if (ev->tag == HS_EV_BLOCK_MARKER)
         return HS_OK; /* framing; its time is the block's start */
     if (!s->any_time || ev->time > s->last_time)
         s->last_time = ev->time;
     s->any_time = true;
+    return hs__summary_add_counted(s, ev);
+}
+
+int hs__summary_add_counted(hs_summary *s, const hs_event *ev)
+{
+    if (s->sticky || s->finished)
+        return summary_closed(s);
     if (!ev->known)
         return HS_OK;
-
     switch (ev->tag) {
     case HS_EV_GC_START: case HS_EV_GC_END: case HS_EV_GC_STATS_GHC:
     case HS_EV_HEAP_SIZE: case HS_EV_HEAP_ALLOCATED:

@@ -8,11 +8,16 @@
 
 #include "heapscope/summary.h"
 
-/* As hs_summary_add_event() of `events` events outside hs_summary_event_tags(),
- * `timed` of them not block markers, the latest of whose times is
- * max_time: the count and the end of the run, which is all such events
- * change. */
+/* The count and the end of the run of `events` events, `timed` of them
+ * not block markers, the latest of whose times is max_time: what
+ * hs_summary_add_event() notes of every event, and all it does with one
+ * outside hs_summary_event_tags(). */
 void hs__summary_skipped(hs_summary *s, uint64_t events, uint64_t timed,
                          uint64_t max_time);
+
+/* hs_summary_add_event() of an event that is no block marker, but for its
+ * count and time, which the caller hands over with hs__summary_skipped():
+ * the one pass's way, which notes those of every event anyway. */
+int hs__summary_add_counted(hs_summary *s, const hs_event *ev);
 
 #endif

@@ -6,11 +6,6 @@
  */
 #include "summary/summary_internal.h"
 
-bool summary_in_window(const hs_summary *s, uint64_t t)
-{
-    return t >= s->from && t <= s->to;
-}
-
 capstate *summary_cap_new(hs_summary *s, int32_t cap)
 {
     size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
@@ -35,7 +30,8 @@ capstate *summary_cap_new(hs_summary *s, int32_t cap)
 
 static hs_summary_gen *gen_of(hs_summary *s, uint16_t g)
 {
-    if (!hs_grow_zeroed(s->alloc, (void **)&s->gens, &s->ngens_alloc,
+    if (g >= s->ngens_alloc &&
+        !hs_grow_zeroed(s->alloc, (void **)&s->gens, &s->ngens_alloc,
                         (size_t)g + 1, sizeof *s->gens))
         return NULL;
     if (!s->any_gen || g > s->max_gen_seen)
@@ -53,12 +49,14 @@ void summary_note_counter(const hs_summary *s, edge *e, uint64_t t,
     if (t < s->from && (!e->has_base || t >= e->base_t)) {
         e->has_base = true;
         e->base_t = t;
-        memcpy(e->base, v, (size_t)n * sizeof *v);
+        for (int i = 0; i < n; i++) /* one or six: no call of memcpy */
+            e->base[i] = v[i];
     }
     if (t <= s->to && (!e->has_end || t >= e->end_t)) {
         e->has_end = true;
         e->end_t = t;
-        memcpy(e->end, v, (size_t)n * sizeof *v);
+        for (int i = 0; i < n; i++)
+            e->end[i] = v[i];
     }
 }
 

@@ -121,7 +121,10 @@ int summary_nomem(hs_summary *s);
 void summary_warn(hs_summary *s, const char *fmt, ...) HS_PRINTF(2, 3);
 
 /* summary_caps.c */
-bool summary_in_window(const hs_summary *s, uint64_t t);
+static inline bool summary_in_window(const hs_summary *s, uint64_t t)
+{
+    return t >= s->from && t <= s->to;
+}
 /* The state of capability cap (< 0: the global slot), made on first use;
  * NULL when out of memory. Inline: every GC and heap event asks, and a
  * known capability costs two loads and no call. */
