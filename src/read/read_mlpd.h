@@ -111,4 +111,15 @@ struct hs_mlpd_reader {
 int hs__mlpd_fail(hs_mlpd_reader *r, int code, uint64_t off,
                   const char *fmt, ...) HS_PRINTF(4, 5);
 
+/* --- read_mlpd_api.c ------------------------------------------------ */
+
+/* Takes the events of the chunk just fed: HS_NEED_INPUT to read on, else
+ * what hs__mlpd_read_fd_with() returns. */
+typedef int (*hs__mlpd_drain_fn)(hs_mlpd_reader *r, void *user);
+
+/* Reads fd to its end in 64 KiB chunks, feeding each to the reader and
+ * handing it to drain, then finishes (hs_mlpd_read_fd()'s loop). */
+int hs__mlpd_read_fd_with(hs_mlpd_reader *r, int fd, hs__mlpd_drain_fn drain,
+                          void *user);
+
 #endif
