@@ -20,7 +20,14 @@
  */
 #include "read/read_mlpd.h"
 
+#include <stdbool.h>
 #include <string.h>
+
+#if defined(__GNUC__)
+#define MLPD_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define MLPD_ALWAYS_INLINE inline
+#endif
 
 /* What a field takes: the table's kinds reduced to the steps of a walk.
  * 0 (a row that is not in the table, or a field the walker does not
@@ -189,17 +196,100 @@ static const uint8_t *skip_event(const uint8_t *p, const uint8_t *end)
     }
 }
 
+/*
+ * The rows that are LEB128 values alone, the last of them perhaps a count
+ * of values that follow (ALLOC with its backtrace: nearly every event of
+ * an allocation profile), by their event byte: `units` values up to the
+ * count or the end, the event byte below 0x80 counted as one, and `cols`
+ * values per element of the count (0: no count). units 0: not such a row.
+ */
+typedef struct shape { uint8_t units, cols; } shape;
+
+typedef struct count_ctx {
+    uint64_t *counts;
+    bool fast;          /* the processor has BMI2 */
+    shape shapes[256];
+} count_ctx;
+
+static void shapes_init(shape *shapes)
+{
+    for (unsigned b = 0; b < 256; b++) {
+        const uint8_t *op = ops[b];
+        unsigned units = 2; /* the event byte and the time delta */
+        while (*op == OP_LEB)
+            op++, units++;
+        uint8_t cols = *op == OP_ARR1 ? 1 : *op == OP_ARR2 ? 2 : 0;
+        if (cols)
+            op++;
+        bool ok = b < 0x80 && *op == OP_END;
+        shapes[b] = (shape){ok ? (uint8_t)units : 0, cols};
+    }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define FAST_WALK 1
+#define FAST_TARGET __attribute__((target("bmi2,popcnt")))
+
+/*
+ * Past the event at p when it has a shape and lies whole in the 64 bytes
+ * from p (the caller sees that they are there), else NULL. A bit per byte
+ * that ends a value; the j-th value ends at the j-th set bit (pdep).
+ */
+static FAST_TARGET inline const uint8_t *fast_event(const uint8_t *p,
+                                                    shape s)
+{
+    if (!s.units)
+        return NULL;
+    uint64_t cont = 0; /* the bytes whose high bit is set */
+    for (unsigned i = 0; i < 4; i++)
+        cont |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+                    _mm_loadu_si128((const __m128i *)(p + 16 * i))) << 16 * i;
+    uint64_t ends = ~cont;
+    unsigned need = s.units;
+    if (s.cols) {
+        uint64_t at = _pdep_u64(1ull << (need - 1), ends);
+        if (!at || at >> 63)
+            return NULL; /* the count is not in the 64 bytes */
+        uint8_t n = p[__builtin_ctzll(at) + 1];
+        if (n & 0x80)
+            return NULL;
+        need += 1 + n * s.cols;
+        if (need > 64)
+            return NULL;
+    }
+    uint64_t last = _pdep_u64(1ull << (need - 1), ends);
+    if (!last)
+        return NULL;
+    /* nine continuation bytes in a row: a value of ten bytes or more */
+    uint64_t run = cont & cont >> 1;
+    run &= run >> 2;
+    run &= run >> 4;
+    run &= cont >> 8;
+    if (run & ((last << 1) - 1))
+        return NULL;
+    return p + __builtin_ctzll(last) + 1;
+}
+#endif
+
 /* Counts the events at the reader's place in its buffer that the walker
  * vouches for and moves the reader past them, as hs_mlpd_reader_next()
  * would have. */
-static HS_NOINLINE void walk(hs_mlpd_reader *r, uint64_t *counts)
+static MLPD_ALWAYS_INLINE void walk_with(hs_mlpd_reader *r, count_ctx *cx,
+                                         bool fast)
 {
     const uint8_t *start = r->pay + r->pay_pos, *p = start;
     const uint8_t *end = r->pay + r->pay_avail;
-    uint64_t n = 0;
+    uint64_t n = 0, *counts = cx->counts;
     while (p < end) {
-        const uint8_t *next = skip_event(p, end);
-        if (!next)
+        const uint8_t *next = NULL;
+#ifdef FAST_WALK
+        if (fast && end - p >= 64)
+            next = fast_event(p, cx->shapes[*p]);
+#else
+        (void)fast;
+#endif
+        if (!next && !(next = skip_event(p, end)))
             break;
         counts[*p]++;
         n++;
@@ -209,25 +299,56 @@ static HS_NOINLINE void walk(hs_mlpd_reader *r, uint64_t *counts)
     r->index += n;
 }
 
+static HS_NOINLINE void walk(hs_mlpd_reader *r, count_ctx *cx)
+{
+    walk_with(r, cx, false);
+}
+
+#ifdef FAST_WALK
+static HS_NOINLINE FAST_TARGET void walk_fast(hs_mlpd_reader *r,
+                                              count_ctx *cx)
+{
+    walk_with(r, cx, true);
+}
+#endif
+
 /* Counts every event of the chunk fed. Returns HS_NEED_INPUT to go on or
  * an error. */
 static int count_chunk(hs_mlpd_reader *r, void *user)
 {
-    uint64_t *counts = user;
+    count_ctx *cx = user;
     for (;;) {
         /* (a staged event over 64 KiB waits for its bytes to double) */
-        if (r->state == ST_PAYLOAD && r->pay_avail >= r->pay_want)
-            walk(r, counts);
+        if (r->state == ST_PAYLOAD && r->pay_avail >= r->pay_want) {
+#ifdef FAST_WALK
+            if (cx->fast)
+                walk_fast(r, cx);
+            else
+#endif
+                walk(r, cx);
+        }
         hs_mlpd_event ev;
         int st = hs_mlpd_reader_next(r, &ev);
         if (st != HS_EVENT)
             return st;
         if (ev.kind != HS_MLPD_BUFFER)
-            counts[ev.byte]++;
+            cx->counts[ev.byte]++;
     }
 }
 
 int hs_mlpd_read_fd_count(hs_mlpd_reader *r, int fd, uint64_t *counts)
 {
-    return hs__mlpd_read_fd_with(r, fd, count_chunk, counts);
+    count_ctx *cx = hs_malloc(r->alloc, sizeof *cx);
+    if (!cx)
+        return hs__mlpd_fail(r, HS_ERR_NOMEM, r->consumed, "out of memory");
+    cx->counts = counts;
+#ifdef FAST_WALK
+    cx->fast = __builtin_cpu_supports("bmi2");
+#else
+    cx->fast = false;
+#endif
+    shapes_init(cx->shapes);
+    int st = hs__mlpd_read_fd_with(r, fd, count_chunk, cx);
+    hs_free(r->alloc, cx);
+    return st;
 }
