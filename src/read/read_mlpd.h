@@ -2,8 +2,9 @@
  * The .mlpd reader's internals shared by its files: read_mlpd.c (input,
  * gzip, file header, buffer framing), read_mlpd_events.c (decoding the
  * event layouts of heapscope/mlpd_events.h), mlpd_table.c (the same table
- * as field descriptors) and read_mlpd_api.c (getters, sniffing, reading an fd). Not
- * part of the public surface.
+ * as field descriptors), read_mlpd_api.c (getters, sniffing, reading an fd)
+ * and read_mlpd_count.c (counting events without decoding them). Not part
+ * of the public surface.
  */
 #ifndef HEAPSCOPE_READ_MLPD_H
 #define HEAPSCOPE_READ_MLPD_H
