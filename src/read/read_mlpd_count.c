@@ -229,7 +229,7 @@ static void shapes_init(shape *shapes)
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define FAST_WALK 1
-#define FAST_TARGET __attribute__((target("bmi2,popcnt")))
+#define FAST_TARGET __attribute__((target("bmi2")))
 
 /*
  * Past the event at p when it has a shape and lies whole in the 64 bytes
