@@ -285,9 +285,11 @@ static void test_cut_every_byte(void)
     free(data);
 }
 
-/* Each byte of data[from .. to) set to each of `values` in turn (and
- * back), and runs of `run` continuation bytes from every `step`-th byte:
- * counting gives the general path's outcome on data[0 .. n). */
+/* Each byte of data[from .. to) set to each of `values` and to itself
+ * with its low bit flipped, in turn (and back), and runs of 8 to 11
+ * continuation bytes from every 5th byte (LEB128 values of nine bytes, the
+ * longest the walker takes, and longer): counting gives the general
+ * path's outcome on data[0 .. n). */
 static bool same_corrupted(uint8_t *data, size_t n, size_t from, size_t to,
                            const char *what)
 {
