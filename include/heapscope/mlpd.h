@@ -284,6 +284,10 @@ HS_API const char *hs_mlpd_meta_name(uint8_t kind);
  */
 HS_API const hs_mlpd_event_desc *hs_mlpd_event_get_desc(const hs_mlpd_event *ev);
 
+/* The row of the event byte (its kind and name), or NULL for a byte no
+ * row has. Static. */
+HS_API const hs_mlpd_event_desc *hs_mlpd_byte_desc(uint8_t byte);
+
 /*
  * A field's value. `base` is the event, or for the element fields of
  * RECORDS and RECORDS_0 one element (hs_mlpd_field_record()).
@@ -332,6 +336,19 @@ typedef int (*hs_mlpd_event_fn)(void *user, const hs_mlpd_event *ev);
  */
 HS_API int hs_mlpd_read_fd(hs_mlpd_reader *r, int fd, hs_mlpd_event_fn fn,
                            void *user);
+
+/*
+ * Reads fd as hs_mlpd_read_fd() does, but only counts the events: adds to
+ * counts[byte] (256 entries, one per event byte) the events of each byte
+ * that hs_mlpd_reader_next() would yield (buffer headers not counted).
+ * Ordinary events are stepped over without being decoded; any other goes
+ * through the reader, so the counts, warnings, skipped buffers, errors
+ * and their offsets are those of reading the events one by one. Returns
+ * HS_DONE, HS_TRUNCATED or a negative error, as hs_mlpd_read_fd(). The
+ * running values of the buffer being read (time, method) are not kept:
+ * read on with hs_mlpd_reader_next() only from the next buffer.
+ */
+HS_API int hs_mlpd_read_fd_count(hs_mlpd_reader *r, int fd, uint64_t *counts);
 
 #ifdef __cplusplus
 }

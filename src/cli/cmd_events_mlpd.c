@@ -165,22 +165,13 @@ static void print_event(FILE *out, const hs_mlpd_event *e)
     putc('\n', out);
 }
 
-struct count_state {
-    uint64_t counts[256];
-    hs_mlpd_kind kinds[256];
-};
-
 static int on_event(void *user, const hs_mlpd_event *ev)
 {
-    if (user) {
-        struct count_state *cs = user;
-        if (ev->kind != HS_MLPD_BUFFER) {
-            cs->counts[ev->byte]++;
-            cs->kinds[ev->byte] = ev->kind;
-        }
-    } else {
+    uint64_t *counts = user;
+    if (!counts)
         print_event(stdout, ev);
-    }
+    else if (ev->kind != HS_MLPD_BUFFER)
+        counts[ev->byte]++;
     return 0;
 }
 
@@ -188,24 +179,30 @@ int cli_events_mlpd(const char *path, int fd, const uint8_t *first, size_t n,
                     bool count)
 {
     hs_mlpd_reader *r = hs_mlpd_reader_new();
-    struct count_state *cs = count ? calloc(1, sizeof *cs) : NULL;
-    if (!r || (count && !cs)) {
+    uint64_t *counts = count ? calloc(256, sizeof *counts) : NULL;
+    if (!r || (count && !counts)) {
         cli_errorf("out of memory");
         hs_mlpd_reader_free(r);
-        free(cs);
+        free(counts);
         return EXIT_INTERNAL;
     }
     hs_mlpd_reader_feed(r, first, n);
     hs_mlpd_event ev;
     int st;
     while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT)
-        on_event(cs, &ev);
-    if (st >= 0)
-        st = hs_mlpd_read_fd(r, fd, on_event, cs);
-    for (unsigned b = 0; cs && b < 256; b++)
-        if (cs->counts[b])
-            printf("%02x %s %llu\n", b, hs_mlpd_kind_name(cs->kinds[b]),
-                   (unsigned long long)cs->counts[b]);
+        on_event(counts, &ev);
+    if (st >= 0 && count) {
+        /* --count prints only at the end: say how the read goes */
+        cli_progress_begin(fd, path);
+        st = hs_mlpd_read_fd_count(r, fd, counts);
+        cli_progress_end();
+    } else if (st >= 0) {
+        st = hs_mlpd_read_fd(r, fd, on_event, NULL);
+    }
+    for (unsigned b = 0; counts && b < 256; b++)
+        if (counts[b])
+            printf("%02x %s %llu\n", b, hs_mlpd_byte_desc((uint8_t)b)->name,
+                   (unsigned long long)counts[b]);
     int rc = cli_flush_stdout();
     if (st != HS_DONE) {
         int rc2 = cli_report(path, hs_mlpd_reader_error(r));
@@ -218,6 +215,6 @@ int cli_events_mlpd(const char *path, int fd, const uint8_t *first, size_t n,
                   (unsigned long long)hs_mlpd_reader_skipped(r),
                   hs_mlpd_reader_skip_warning(r));
     hs_mlpd_reader_free(r);
-    free(cs);
+    free(counts);
     return rc;
 }

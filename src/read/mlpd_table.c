@@ -120,6 +120,11 @@ const hs_mlpd_event_desc *hs_mlpd_event_get_desc(const hs_mlpd_event *ev)
     return d->name && d->kind == ev->kind ? d : NULL;
 }
 
+const hs_mlpd_event_desc *hs_mlpd_byte_desc(uint8_t byte)
+{
+    return rows[byte].name ? &rows[byte] : NULL;
+}
+
 const char *hs_mlpd_kind_name(hs_mlpd_kind kind)
 {
 #define KIND_NAME(K) #K,

@@ -2,8 +2,9 @@
  * The .mlpd reader's internals shared by its files: read_mlpd.c (input,
  * gzip, file header, buffer framing), read_mlpd_events.c (decoding the
  * event layouts of heapscope/mlpd_events.h), mlpd_table.c (the same table
- * as field descriptors) and read_mlpd_api.c (getters, sniffing, reading an fd). Not
- * part of the public surface.
+ * as field descriptors), read_mlpd_api.c (getters, sniffing, reading an fd)
+ * and read_mlpd_count.c (counting events without decoding them). Not part
+ * of the public surface.
  */
 #ifndef HEAPSCOPE_READ_MLPD_H
 #define HEAPSCOPE_READ_MLPD_H
@@ -110,5 +111,16 @@ struct hs_mlpd_reader {
 /* Records the first error (sticky) with its offset; returns code. */
 int hs__mlpd_fail(hs_mlpd_reader *r, int code, uint64_t off,
                   const char *fmt, ...) HS_PRINTF(4, 5);
+
+/* --- read_mlpd_api.c ------------------------------------------------ */
+
+/* Takes the events of the chunk just fed: HS_NEED_INPUT to read on, else
+ * what hs__mlpd_read_fd_with() returns. */
+typedef int (*hs__mlpd_drain_fn)(hs_mlpd_reader *r, void *user);
+
+/* Reads fd to its end in 64 KiB chunks, feeding each to the reader and
+ * handing it to drain, then finishes (hs_mlpd_read_fd()'s loop). */
+int hs__mlpd_read_fd_with(hs_mlpd_reader *r, int fd, hs__mlpd_drain_fn drain,
+                          void *user);
 
 #endif

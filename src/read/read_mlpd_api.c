@@ -57,8 +57,8 @@ bool hs_mlpd_sniff(const void *data, size_t n)
 
 #define READ_SIZE (1u << 16)
 
-int hs_mlpd_read_fd(hs_mlpd_reader *r, int fd, hs_mlpd_event_fn fn,
-                    void *user)
+int hs__mlpd_read_fd_with(hs_mlpd_reader *r, int fd, hs__mlpd_drain_fn drain,
+                          void *user)
 {
     /* 64 KiB reads. Larger ones put more of Mono's buffers (up to 64 KiB)
      * whole in one read, decoded in place rather than staged, but leave
@@ -85,17 +85,35 @@ int hs_mlpd_read_fd(hs_mlpd_reader *r, int fd, hs_mlpd_event_fn fn,
             break;
         }
         hs_mlpd_reader_feed(r, buf, (size_t)got);
-        hs_mlpd_event ev;
-        while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT) {
-            int u = fn ? fn(user, &ev) : 0;
-            if (u) {
-                hs_free(r->alloc, buf);
-                return u;
-            }
-        }
-        if (st < 0)
+        if ((st = drain(r, user)) != HS_NEED_INPUT)
             break;
     }
     hs_free(r->alloc, buf);
     return st;
+}
+
+struct each {
+    hs_mlpd_event_fn fn;
+    void *user;
+    int rc; /* fn's non-zero return */
+};
+
+/* Hands each event of the chunk to fn; HS_EVENT when fn stops. */
+static int drain_events(hs_mlpd_reader *r, void *user)
+{
+    struct each *e = user;
+    hs_mlpd_event ev;
+    int st;
+    while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT)
+        if (e->fn && (e->rc = e->fn(e->user, &ev)) != 0)
+            return HS_EVENT;
+    return st;
+}
+
+int hs_mlpd_read_fd(hs_mlpd_reader *r, int fd, hs_mlpd_event_fn fn,
+                    void *user)
+{
+    struct each e = {fn, user, 0};
+    int st = hs__mlpd_read_fd_with(r, fd, drain_events, &e);
+    return e.rc ? e.rc : st;
 }
