@@ -2,7 +2,12 @@
  * The state of a followed stream: one reader, fed whatever bytes arrive,
  * hands every event to the census and the GC summary in stream order, the
  * same two consumers the batch commands use, so the final census and
- * summary of a stream equal the batch ones for the same bytes.
+ * summary of a stream equal the batch ones for the same bytes. As in the
+ * batch loader's one pass, only the events of the tags either reads are
+ * decoded and handed over; the others (most of a real log: scheduler and
+ * GC phase events) are only counted by the read loop, and what they change
+ * (the counts, the end of the run, the capabilities) is handed over at
+ * the end of every chunk, before anyone can ask for a figure.
  *
  * The figures of a status line that neither keeps as a "latest value"
  * (heap size, live bytes, blocks) are noted here per event; everything
@@ -13,6 +18,8 @@
 #include "census/census_build.h"
 #include "census/census_compact.h"
 #include "load/load_eventlog.h"
+#include "read/read_eventlog.h"
+#include "summary/summary_bulk.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +42,8 @@ struct hs_live {
     bool warned;             /* the reader's warning is in the census */
     hs_error err;
     uint64_t bytes;
+    uint64_t given;          /* events of this chunk given to the summary */
+    bool census_reads[256];  /* the tags the census reads */
 
     /* latest values of the heap lines (the census keeps every point, but
      * may merge old ones; the newest is what a status line shows) */
@@ -70,6 +79,10 @@ hs_live *hs_live_new_with(const hs_allocator *alloc)
     /* Events neither reads (scheduler, most GC events) cost no decoding:
      * both count them undecoded as they would decoded. */
     hs__load_decode_for(l->reader, true, true);
+    uint16_t tags[256];
+    size_t n = hs_census_event_tags(tags, 256);
+    for (size_t i = 0; i < n && i < 256; i++)
+        l->census_reads[tags[i] & 0xff] = tags[i] < 256;
     return l;
 }
 
@@ -190,16 +203,19 @@ static void note_lines(hs_live *l, const hs_event *ev)
     }
 }
 
-static int take_event(hs_live *l, const hs_event *ev)
+/* An event of a tag the census or the summary reads (hs_event_fn). */
+static int take_event(void *user, const hs_event *ev)
 {
+    hs_live *l = user;
     int st = note_sample_edges(l, ev, true);
-    if (!st)
-        st = hs_census_add_event(l->census, ev);
+    if (!st && ev->tag < 256 && l->census_reads[ev->tag])
+        st = hs__census_add_wanted(l->census, ev);
     if (st) {
         hs_error e = *hs_census_error(l->census);
         e.code = st;
         return fail(l, &e);
     }
+    l->given++;
     if ((st = hs_summary_add_event(l->summary, ev)) != HS_OK)
         return fail(l, hs_summary_error(l->summary));
     note_lines(l, ev);
@@ -221,11 +237,15 @@ int hs_live_feed(hs_live *l, const void *data, size_t len)
     if (l->finished)
         return HS_ERR_MISUSE;
     l->bytes += len;
-    int st = hs_reader_feed(l->reader, data, len);
-    hs_event ev;
-    while (st >= 0 && (st = hs_reader_next(l->reader, &ev)) == HS_EVENT)
-        if (take_event(l, &ev) != HS_OK)
-            return l->status;
+    hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
+    int stop;
+    l->given = 0;
+    int st = hs__reader_feed_tally(l->reader, data, len, take_event, l, &t,
+                                   &stop);
+    hs__census_tally(l->census, &t);
+    hs__summary_tally(l->summary, &t, l->given);
+    if (stop)
+        return l->status;
     if (!l->warned && hs_reader_warning(l->reader)) {
         l->warned = true;
         hs__census_build_warn(l->census, "%s", hs_reader_warning(l->reader));

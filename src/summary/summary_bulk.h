@@ -15,4 +15,10 @@
 void hs__summary_skipped(hs_summary *s, uint64_t events, uint64_t timed,
                          uint64_t max_time);
 
+/* The same for the events a read loop noted in t (read/read_eventlog.h),
+ * `given` of which went to hs_summary_add_event() (none a block marker). */
+struct hs__tally;
+void hs__summary_tally(hs_summary *s, const struct hs__tally *t,
+                       uint64_t given);
+
 #endif
