@@ -31,6 +31,16 @@
  * many merged records (24 bytes each) and as many raw samples (16). */
 #define TPROF_RECORDS_PER_SAMPLE 16
 
+/* What an event of a tag goes through besides the summary (the live
+ * state's to[]): the census, and the live state's own notes. */
+enum {
+    TO_CENSUS = 1,
+    TO_EDGE_BEFORE = 2,      /* a sample begins: compaction may run first */
+    TO_EDGE_AFTER = 4,       /* a sample ends */
+    TO_LINE = 8,             /* heap size, live bytes, blocks */
+    TO_TPROF = 16,           /* a time-profile sample */
+};
+
 struct hs_live {
     hs_allocator alloc_store;
     const hs_allocator *alloc;
@@ -43,7 +53,7 @@ struct hs_live {
     hs_error err;
     uint64_t bytes;
     uint64_t given;          /* events of this chunk given to the summary */
-    bool census_reads[256];  /* the tags the census reads */
+    uint8_t to[256];         /* TO_* by tag: what an event goes through */
 
     /* latest values of the heap lines (the census keeps every point, but
      * may merge old ones; the newest is what a status line shows) */
@@ -82,7 +92,15 @@ hs_live *hs_live_new_with(const hs_allocator *alloc)
     uint16_t tags[256];
     size_t n = hs_census_event_tags(tags, 256);
     for (size_t i = 0; i < n && i < 256; i++)
-        l->census_reads[tags[i] & 0xff] = tags[i] < 256;
+        if (tags[i] < 256)
+            l->to[tags[i]] = TO_CENSUS;
+    l->to[HS_EV_HEAP_PROF_SAMPLE_BEGIN] |= TO_EDGE_BEFORE;
+    l->to[HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN] |= TO_EDGE_BEFORE;
+    l->to[HS_EV_HEAP_PROF_SAMPLE_END] |= TO_EDGE_AFTER;
+    l->to[HS_EV_HEAP_SIZE] |= TO_LINE;
+    l->to[HS_EV_HEAP_LIVE] |= TO_LINE;
+    l->to[HS_EV_BLOCKS_SIZE] |= TO_LINE;
+    l->to[HS_EV_PROF_SAMPLE_COST_CENTRE] |= TO_TPROF;
     return l;
 }
 
@@ -127,14 +145,11 @@ static int fail(hs_live *l, const hs_error *e)
  * census grow with the run whatever --max-samples said. A biographical
  * census (HEAP_BIO_PROF_SAMPLE_BEGIN) opens a sample as the other
  * BEGIN does; passing it over let a -hb stream without SAMPLE_END add
- * samples past the bound (found by fuzz_live). */
-static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
+ * samples past the bound (found by fuzz_live). Called at those edges
+ * only (TO_EDGE_BEFORE, TO_EDGE_AFTER): before the census takes a BEGIN,
+ * after it took a SAMPLE_END. */
+static int note_sample_edge(hs_live *l, const hs_event *ev, bool before)
 {
-    bool edge = before ? ev->tag == HS_EV_HEAP_PROF_SAMPLE_BEGIN ||
-                             ev->tag == HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN
-                       : ev->tag == HS_EV_HEAP_PROF_SAMPLE_END;
-    if (!edge) /* nearly every event: no call to count the samples */
-        return HS_OK;
     size_t n = hs_census_sample_count(l->census);
     l->complete_samples = n;
     if (before && !ev->known) /* the census will not open a sample */
@@ -167,12 +182,12 @@ static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
 /* A time profile grows by a sample a tick per capability whether heap
  * censuses come or not (a -p run without -h, a long -i): past its budget
  * of raw samples all but the latest half are merged, the horizon then
- * the time of the first one kept. */
-static int bound_tprof(hs_live *l, const hs_event *ev)
+ * the time of the first one kept. Called after each such sample
+ * (TO_TPROF). */
+static int bound_tprof(hs_live *l)
 {
     size_t budget = l->compact_max * TPROF_RECORDS_PER_SAMPLE;
-    if (ev->tag != HS_EV_PROF_SAMPLE_COST_CENTRE || !l->compact_max ||
-        hs__census_tprof_raw_count(l->census) < budget)
+    if (!l->compact_max || hs__census_tprof_raw_count(l->census) < budget)
         return HS_OK;
     size_t n = hs_census_tprof_sample_count(l->census);
     uint64_t t;
@@ -203,12 +218,14 @@ static void note_lines(hs_live *l, const hs_event *ev)
     }
 }
 
-/* An event of a tag the census or the summary reads (hs_event_fn). */
+/* An event of a tag the census or the summary reads (hs_event_fn): the
+ * summary takes them all, the census and the notes those to[] says. */
 static int take_event(void *user, const hs_event *ev)
 {
     hs_live *l = user;
-    int st = note_sample_edges(l, ev, true);
-    if (!st && ev->tag < 256 && l->census_reads[ev->tag])
+    uint8_t to = ev->tag < 256 ? l->to[ev->tag] : 0;
+    int st = to & TO_EDGE_BEFORE ? note_sample_edge(l, ev, true) : HS_OK;
+    if (!st && (to & TO_CENSUS))
         st = hs__census_add_wanted(l->census, ev);
     if (st) {
         hs_error e = *hs_census_error(l->census);
@@ -218,9 +235,13 @@ static int take_event(void *user, const hs_event *ev)
     l->given++;
     if ((st = hs_summary_add_event(l->summary, ev)) != HS_OK)
         return fail(l, hs_summary_error(l->summary));
-    note_lines(l, ev);
-    if ((st = note_sample_edges(l, ev, false)) != HS_OK ||
-        (st = bound_tprof(l, ev)) != HS_OK) {
+    if (to & TO_LINE)
+        note_lines(l, ev);
+    if (to & TO_EDGE_AFTER)
+        st = note_sample_edge(l, ev, false);
+    if ((to & TO_TPROF) && st == HS_OK)
+        st = bound_tprof(l);
+    if (st != HS_OK) {
         hs_error e;
         hs__error_clear(&e);
         hs_error_at at = {ev->offset, ev->index, 0};
