@@ -4,11 +4,14 @@
  * loader gives, snapshots before the end agree with the finished figures,
  * compaction keeps each band's maximum and bounds the census, the
  * Prometheus text escapes label values, names that are not UTF-8 give
- * valid UTF-8 in JSON and Prometheus text, and the census request's bytes.
+ * valid UTF-8 in JSON and Prometheus text, and the census request's bytes;
+ * the live state's one pass against the general path, event by event, in
+ * live_paths.c.
  */
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "live_paths.h"
 #include "testutil.h"
 
 #include <CUnit/Basic.h>
@@ -21,7 +24,7 @@
 
 /* ---- helpers ------------------------------------------------------- */
 
-static char *render_csv(const hs_census *c)
+char *render_csv(const hs_census *c)
 {
     hs_membuf m = {0};
     hs_sink s = hs_membuf_sink(&m);
@@ -29,7 +32,7 @@ static char *render_csv(const hs_census *c)
     return m.data ? m.data : strdup("");
 }
 
-static char *render_summary(const hs_summary *sm)
+char *render_summary(const hs_summary *sm)
 {
     hs_membuf m = {0};
     hs_sink s = hs_membuf_sink(&m);
@@ -532,6 +535,11 @@ int main(void)
         {"the status error member", test_status_error_member},
         {"requestHeapCensus bytes", test_census_request_bytes},
         {"source specs and their errors", test_source_specs},
+        {"one pass as event by event: samples in chunks",
+         test_live_paths_samples},
+        {"one pass as event by event: every cut", test_live_paths_cuts},
+        {"one pass as event by event: corrupt bytes",
+         test_live_paths_corrupt},
         {NULL, NULL},
     };
     return tu_main("live", NULL, NULL, tests);

@@ -80,6 +80,12 @@ struct hs_event;
 int hs__census_add_wanted(hs_census *c, const struct hs_event *ev);
 void hs__census_skipped(hs_census *c, uint64_t events, uint64_t max_time,
                         int32_t max_cap);
+/* The census's bookkeeping of every event a read loop noted in t
+ * (read/read_eventlog.h), as hs_census_add_event() does it one by one:
+ * their number, the end of the run, the capabilities and the latest
+ * tag (whether the log stops inside a heap sample). */
+struct hs__tally;
+void hs__census_tally(hs_census *c, const struct hs__tally *t);
 
 /* The same as the public hs_census_allocator (census.h), which new code
  * should call; kept for the chart renderer, which calls this name. */

@@ -4,6 +4,7 @@
 #include "heapscope/reader.h"
 #include "census/census_impl.h"
 #include "census/census_build.h"
+#include "read/read_eventlog.h"
 
 #include <string.h>
 
@@ -366,6 +367,15 @@ void hs__census_skipped(hs_census *c, uint64_t events, uint64_t max_time,
         c->info.capabilities = (uint32_t)max_cap + 1;
     if (events)
         c->info.source = HS_SOURCE_EVENTLOG;
+}
+
+void hs__census_tally(hs_census *c, const hs__tally *t)
+{
+    uint64_t end = t->max_time > t->marker_max_time ? t->max_time
+                                                    : t->marker_max_time;
+    hs__census_skipped(c, t->events, end, t->max_cap);
+    if (t->events > t->markers)
+        hs__census_note_tag(c, t->last_tag);
 }
 
 int hs_census_add_event(hs_census *c, const hs_event *ev)

@@ -2,7 +2,12 @@
  * The state of a followed stream: one reader, fed whatever bytes arrive,
  * hands every event to the census and the GC summary in stream order, the
  * same two consumers the batch commands use, so the final census and
- * summary of a stream equal the batch ones for the same bytes.
+ * summary of a stream equal the batch ones for the same bytes. As in the
+ * batch loader's one pass, only the events of the tags either reads are
+ * decoded and handed over; the others (most of a real log: scheduler and
+ * GC phase events) are only counted by the read loop, and what they change
+ * (the counts, the end of the run, the capabilities) is handed over at
+ * the end of every chunk, before anyone can ask for a figure.
  *
  * The figures of a status line that neither keeps as a "latest value"
  * (heap size, live bytes, blocks) are noted here per event; everything
@@ -13,6 +18,8 @@
 #include "census/census_build.h"
 #include "census/census_compact.h"
 #include "load/load_eventlog.h"
+#include "read/read_eventlog.h"
+#include "summary/summary_bulk.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +30,16 @@
 /* The time profile's budget, per sample of max_samples: at most that
  * many merged records (24 bytes each) and as many raw samples (16). */
 #define TPROF_RECORDS_PER_SAMPLE 16
+
+/* What an event of a tag goes through besides the summary (the live
+ * state's to[]): the census, and the live state's own notes. */
+enum {
+    TO_CENSUS = 1,
+    TO_EDGE_BEFORE = 2,      /* a sample begins: compaction may run first */
+    TO_EDGE_AFTER = 4,       /* a sample ends */
+    TO_LINE = 8,             /* heap size, live bytes, blocks */
+    TO_TPROF = 16,           /* a time-profile sample */
+};
 
 struct hs_live {
     hs_allocator alloc_store;
@@ -35,6 +52,8 @@ struct hs_live {
     bool warned;             /* the reader's warning is in the census */
     hs_error err;
     uint64_t bytes;
+    uint64_t given;          /* events of this chunk given to the summary */
+    uint8_t to[256];         /* TO_* by tag: what an event goes through */
 
     /* latest values of the heap lines (the census keeps every point, but
      * may merge old ones; the newest is what a status line shows) */
@@ -70,6 +89,18 @@ hs_live *hs_live_new_with(const hs_allocator *alloc)
     /* Events neither reads (scheduler, most GC events) cost no decoding:
      * both count them undecoded as they would decoded. */
     hs__load_decode_for(l->reader, true, true);
+    uint16_t tags[256];
+    size_t n = hs_census_event_tags(tags, 256);
+    for (size_t i = 0; i < n && i < 256; i++)
+        if (tags[i] < 256)
+            l->to[tags[i]] = TO_CENSUS;
+    l->to[HS_EV_HEAP_PROF_SAMPLE_BEGIN] |= TO_EDGE_BEFORE;
+    l->to[HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN] |= TO_EDGE_BEFORE;
+    l->to[HS_EV_HEAP_PROF_SAMPLE_END] |= TO_EDGE_AFTER;
+    l->to[HS_EV_HEAP_SIZE] |= TO_LINE;
+    l->to[HS_EV_HEAP_LIVE] |= TO_LINE;
+    l->to[HS_EV_BLOCKS_SIZE] |= TO_LINE;
+    l->to[HS_EV_PROF_SAMPLE_COST_CENTRE] |= TO_TPROF;
     return l;
 }
 
@@ -114,14 +145,11 @@ static int fail(hs_live *l, const hs_error *e)
  * census grow with the run whatever --max-samples said. A biographical
  * census (HEAP_BIO_PROF_SAMPLE_BEGIN) opens a sample as the other
  * BEGIN does; passing it over let a -hb stream without SAMPLE_END add
- * samples past the bound (found by fuzz_live). */
-static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
+ * samples past the bound (found by fuzz_live). Called at those edges
+ * only (TO_EDGE_BEFORE, TO_EDGE_AFTER): before the census takes a BEGIN,
+ * after it took a SAMPLE_END. */
+static int note_sample_edge(hs_live *l, const hs_event *ev, bool before)
 {
-    bool edge = before ? ev->tag == HS_EV_HEAP_PROF_SAMPLE_BEGIN ||
-                             ev->tag == HS_EV_HEAP_BIO_PROF_SAMPLE_BEGIN
-                       : ev->tag == HS_EV_HEAP_PROF_SAMPLE_END;
-    if (!edge) /* nearly every event: no call to count the samples */
-        return HS_OK;
     size_t n = hs_census_sample_count(l->census);
     l->complete_samples = n;
     if (before && !ev->known) /* the census will not open a sample */
@@ -154,12 +182,12 @@ static int note_sample_edges(hs_live *l, const hs_event *ev, bool before)
 /* A time profile grows by a sample a tick per capability whether heap
  * censuses come or not (a -p run without -h, a long -i): past its budget
  * of raw samples all but the latest half are merged, the horizon then
- * the time of the first one kept. */
-static int bound_tprof(hs_live *l, const hs_event *ev)
+ * the time of the first one kept. Called after each such sample
+ * (TO_TPROF). */
+static int bound_tprof(hs_live *l)
 {
     size_t budget = l->compact_max * TPROF_RECORDS_PER_SAMPLE;
-    if (ev->tag != HS_EV_PROF_SAMPLE_COST_CENTRE || !l->compact_max ||
-        hs__census_tprof_raw_count(l->census) < budget)
+    if (!l->compact_max || hs__census_tprof_raw_count(l->census) < budget)
         return HS_OK;
     size_t n = hs_census_tprof_sample_count(l->census);
     uint64_t t;
@@ -190,21 +218,30 @@ static void note_lines(hs_live *l, const hs_event *ev)
     }
 }
 
-static int take_event(hs_live *l, const hs_event *ev)
+/* An event of a tag the census or the summary reads (hs_event_fn): the
+ * summary takes them all, the census and the notes those to[] says. */
+static int take_event(void *user, const hs_event *ev)
 {
-    int st = note_sample_edges(l, ev, true);
-    if (!st)
-        st = hs_census_add_event(l->census, ev);
+    hs_live *l = user;
+    uint8_t to = ev->tag < 256 ? l->to[ev->tag] : 0;
+    int st = to & TO_EDGE_BEFORE ? note_sample_edge(l, ev, true) : HS_OK;
+    if (!st && (to & TO_CENSUS))
+        st = hs__census_add_wanted(l->census, ev);
     if (st) {
         hs_error e = *hs_census_error(l->census);
         e.code = st;
         return fail(l, &e);
     }
+    l->given++;
     if ((st = hs_summary_add_event(l->summary, ev)) != HS_OK)
         return fail(l, hs_summary_error(l->summary));
-    note_lines(l, ev);
-    if ((st = note_sample_edges(l, ev, false)) != HS_OK ||
-        (st = bound_tprof(l, ev)) != HS_OK) {
+    if (to & TO_LINE)
+        note_lines(l, ev);
+    if (to & TO_EDGE_AFTER)
+        st = note_sample_edge(l, ev, false);
+    if ((to & TO_TPROF) && st == HS_OK)
+        st = bound_tprof(l);
+    if (st != HS_OK) {
         hs_error e;
         hs__error_clear(&e);
         hs_error_at at = {ev->offset, ev->index, 0};
@@ -221,11 +258,15 @@ int hs_live_feed(hs_live *l, const void *data, size_t len)
     if (l->finished)
         return HS_ERR_MISUSE;
     l->bytes += len;
-    int st = hs_reader_feed(l->reader, data, len);
-    hs_event ev;
-    while (st >= 0 && (st = hs_reader_next(l->reader, &ev)) == HS_EVENT)
-        if (take_event(l, &ev) != HS_OK)
-            return l->status;
+    hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
+    int stop;
+    l->given = 0;
+    int st = hs__reader_feed_tally(l->reader, data, len, take_event, l, &t,
+                                   &stop);
+    hs__census_tally(l->census, &t);
+    hs__summary_tally(l->summary, &t, l->given);
+    if (stop)
+        return l->status;
     if (!l->warned && hs_reader_warning(l->reader)) {
         l->warned = true;
         hs__census_build_warn(l->census, "%s", hs_reader_warning(l->reader));

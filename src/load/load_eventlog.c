@@ -102,23 +102,12 @@ static void pass_init(pass *p, hs_reader *r, hs_census *c, hs_summary *s)
 }
 
 /* What the tally counted gives the summary the count and the end of the
- * run, of the events it was given and of the others. */
+ * run, of the events it was given (hs__summary_add_counted() counts none)
+ * and of the others. */
 static void summary_skipped(const pass *p, const hs__tally *t)
 {
     if (p->s)
-        hs__summary_skipped(p->s, t->events, t->events - t->markers,
-                            t->max_time);
-}
-
-/* The census's bookkeeping of every event, as hs_census_add_event() does
- * it one by one. */
-static void census_skipped(hs_census *c, const hs__tally *t)
-{
-    uint64_t end = t->max_time > t->marker_max_time ? t->max_time
-                                                    : t->marker_max_time;
-    hs__census_skipped(c, t->events, end, t->max_cap);
-    if (t->events > t->markers)
-        hs__census_note_tag(c, t->last_tag);
+        hs__summary_tally(p->s, t, 0);
 }
 
 /* The census finished after the pass, and the cut folded into err. */
@@ -172,7 +161,7 @@ int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
             *err = p.census_err ? *hs_census_error(c) : *hs_summary_error(s);
         return p.census_err ? p.census_err : p.summary_err;
     }
-    census_skipped(c, &t);
+    hs__census_tally(c, &t);
     summary_skipped(&p, &t);
     st = census_done(c, r, st, err);
     hs_reader_free(r);

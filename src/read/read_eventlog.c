@@ -460,6 +460,17 @@ static int feed_events(hs_reader *r, const uint8_t *data, size_t n,
     }
 }
 
+int hs__reader_feed_tally(hs_reader *r, const void *data, size_t len,
+                          hs_event_fn fn, void *user, hs__tally *t, int *stop)
+{
+    *stop = 0;
+    if (r->state == ST_ERROR)
+        return r->err.code;
+    if (r->in_pos < r->in_len)
+        return HS_ERR_MISUSE;
+    return feed_events(r, data, len, fn, user, t, stop);
+}
+
 static int read_loop(hs_reader *r, hs_input *in, hs_event_fn fn, void *user,
                      hs__tally *t)
 {

@@ -42,4 +42,15 @@ int hs__read_input_tally(hs_reader *r, hs_input *in, hs_event_fn fn,
 int hs__read_fd_tally(hs_reader *r, int fd, hs_event_fn fn, void *user,
                       hs__tally *t);
 
+/*
+ * The same for bytes fed as they come (the live state's): hands every
+ * complete event of data (after what an earlier call staged) to fn as
+ * hs__read_input_tally() does, and stages an event the chunk cuts.
+ * Returns HS_NEED_INPUT when the chunk is used up, HS_DONE at the
+ * data-end marker, an error (the reader holds it), or fn's non-zero
+ * return, also in *stop (0 otherwise).
+ */
+int hs__reader_feed_tally(hs_reader *r, const void *data, size_t len,
+                          hs_event_fn fn, void *user, hs__tally *t, int *stop);
+
 #endif

@@ -42,6 +42,7 @@
  */
 #include "summary/summary_internal.h"
 #include "summary/summary_bulk.h"
+#include "read/read_eventlog.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -349,6 +350,12 @@ void hs__summary_skipped(hs_summary *s, uint64_t events, uint64_t timed,
     if (timed && (!s->any_time || max_time > s->last_time))
         s->last_time = max_time;
     s->any_time |= timed != 0;
+}
+
+void hs__summary_tally(hs_summary *s, const hs__tally *t, uint64_t given)
+{
+    hs__summary_skipped(s, t->events - given, t->events - t->markers - given,
+                        t->max_time);
 }
 
 /* --- finish ------------------------------------------------------------- */

@@ -20,4 +20,10 @@ void hs__summary_skipped(hs_summary *s, uint64_t events, uint64_t timed,
  * the one pass's way, which notes those of every event anyway. */
 int hs__summary_add_counted(hs_summary *s, const hs_event *ev);
 
+/* The same for the events a read loop noted in t (read/read_eventlog.h),
+ * `given` of which went to hs_summary_add_event() (none a block marker). */
+struct hs__tally;
+void hs__summary_tally(hs_summary *s, const struct hs__tally *t,
+                       uint64_t given);
+
 #endif
