@@ -310,13 +310,14 @@ static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
         if (!uleb_at(&p, &n) || n > d->colcap[0] ||
             n > (uint64_t)(c->end - p) / LEB_UNCHECKED_MAX)
             return false;
-        uint64_t *f = d->col[0];
+        /* In locals: the stores to f could alias d's fields. */
+        uint64_t *f = d->col[0], mask = d->mask;
         for (size_t i = 0; i < n; i++) {
             uint64_t delta;
             if (!sleb_at(&p, &delta))
                 return false;
             m += delta;
-            f[i] = m & d->mask;
+            f[i] = m & mask;
         }
     }
     memset(&ev->u, 0, sizeof ev->u);
@@ -336,12 +337,11 @@ static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
     return true;
 }
 
-int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev)
+/* Any event, by the table's rows (out of line: the fast path above keeps
+ * its registers to itself). */
+static HS_NOINLINE int decode_general(mlpd_decoder *d, mlpd_cursor *c,
+                                      hs_mlpd_event *ev)
 {
-    c->status = CUR_OK;
-    c->what = NULL;
-    if (!hs__mlpd_general_only && fast_alloc(d, c, ev))
-        return CUR_OK;
     const uint8_t *start = c->p;
     memset(&ev->u, 0, sizeof ev->u);
     ev->has_bt = false;
@@ -372,6 +372,15 @@ int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev)
     ev->time = time;
     ev->size = (uint64_t)(c->p - start);
     return CUR_OK;
+}
+
+int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev)
+{
+    c->status = CUR_OK;
+    c->what = NULL;
+    if (!hs__mlpd_general_only && fast_alloc(d, c, ev))
+        return CUR_OK;
+    return decode_general(d, c, ev);
 }
 
 void hs__mlpd_decoder_free(mlpd_decoder *d)
