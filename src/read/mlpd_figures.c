@@ -8,13 +8,13 @@
 
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
 {
-    /* Pointers are 8-byte aligned: the bits above the third pick. */
-    size_t r = (size_t)(key >> 3 ^ key >> 9) & (PTR_MAP_RECENT - 1);
-    if (m->recent[r].index1 && m->recent[r].key == key) {
-        *index = m->recent[r].index1 - 1;
+    uint32_t i = hs__ptr_map_cached(m, key);
+    if (i != UINT32_MAX) {
+        *index = i;
         *added = false;
         return true;
     }
+    size_t r = hs__ptr_map_slot(key);
     if (!hs_intern_put_words(&m->tab, key, NULL, 0, index, added))
         return false;
     m->recent[r].key = key;
@@ -83,8 +83,11 @@ static int use_vtable(hs__mlpd_figures *f, uint64_t vtable, uint64_t time,
                       uint32_t *vid)
 {
     hs__mlpd_vtables *t = &f->vt;
-    struct chain *c = hs__mlpd_chain_of(f->a, &t->map, &t->chain,
-                                        &t->cap_chain, vtable);
+    uint32_t ci = hs__ptr_map_cached(&t->map, vtable);
+    struct chain *c = ci != UINT32_MAX
+                          ? &t->chain[ci]
+                          : hs__mlpd_chain_of(f->a, &t->map, &t->chain,
+                                              &t->cap_chain, vtable);
     if (!c)
         return HS_ERR_NOMEM;
     /* The common case in one step: the chain's last description is its

@@ -24,6 +24,21 @@ typedef struct ptr_map {
 } ptr_map;
 
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added);
+
+/* The slot of the cache where key would be. */
+static inline size_t hs__ptr_map_slot(uint64_t key)
+{
+    /* Pointers are 8-byte aligned: the bits above the third pick. */
+    return (size_t)(key >> 3 ^ key >> 9) & (PTR_MAP_RECENT - 1);
+}
+
+/* The index of key when the cache holds it, else UINT32_MAX: inline,
+ * for the per-event paths. */
+static inline uint32_t hs__ptr_map_cached(const ptr_map *m, uint64_t key)
+{
+    size_t r = hs__ptr_map_slot(key);
+    return m->recent[r].key == key ? m->recent[r].index1 - 1 : UINT32_MAX;
+}
 /* Empties m (its table freed and made anew). */
 void hs__ptr_map_clear(ptr_map *m, const hs_allocator *a);
 uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
