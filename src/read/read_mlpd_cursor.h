@@ -85,6 +85,22 @@ static inline int64_t get_sleb_slow(mlpd_cursor *c)
 /* The longest value read without a check per byte. */
 #define LEB_UNCHECKED_MAX 9
 
+/* One byte of leb_unchecked at shift k, written out: constant shifts
+ * and no loop counter for the values of up to three bytes that are most
+ * of a file (backtrace frames are deltas of two or three bytes). */
+#define LEB_BYTE(k) \
+    do { \
+        uint8_t b_ = p[(k) / 7]; \
+        x |= (uint64_t)(b_ & 0x7f) << (k); \
+        if (!(b_ & 0x80)) { \
+            *pp = p + (k) / 7 + 1; \
+            *v = x; \
+            *last = b_; \
+            *bits = (k) + 7; \
+            return true; \
+        } \
+    } while (0)
+
 /* A value of at most LEB_UNCHECKED_MAX bytes at *pp, which the caller
  * knows are there; false (*pp unmoved) for a longer one. */
 static MLPD_INLINE bool leb_unchecked(const uint8_t **pp, uint64_t *v,
@@ -92,7 +108,11 @@ static MLPD_INLINE bool leb_unchecked(const uint8_t **pp, uint64_t *v,
 {
     const uint8_t *p = *pp;
     uint64_t x = 0;
-    for (unsigned shift = 0; shift < 63; shift += 7) {
+    LEB_BYTE(0);
+    LEB_BYTE(7);
+    LEB_BYTE(14);
+    p += 3;
+    for (unsigned shift = 21; shift < 63; shift += 7) {
         uint8_t b = *p++;
         x |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80)) {
