@@ -112,7 +112,7 @@ pair() {
 
 for f in $files; do
     echo
-    echo "$(basename "$f"): $(stat -c %s "$f") bytes, gzip $(stat -c %s "$f.gz"); \
+    echo "$(basename "$f"): $(stat -L -c %s "$f") bytes, gzip $(stat -L -c %s "$f.gz"); \
 $("$hs" events --count "$f" | awk '{ n += $NF } END { print n }') events; $runs runs per pair"
     printf '%-16s %10s %11s  %10s %11s  %7s\n' "" "heapscope" "peak RSS" \
         "mprof-rep." "peak RSS" "ratio"
