@@ -103,6 +103,28 @@ run summary "$TMP/hdr.mlpd"
 expect_rc "summary of an .mlpd with no buffer" 4
 expect_err_grep "it warns that no buffer came" "hdr.mlpd: the file has its header and no buffer"
 
+# diff --window-from/--window-to on .mlpd files: the heap shots in each
+# window (their count, the largest and its size) are mprof-report's shots
+# starting in it (samples/mono/*.report: "Heap shot N at T secs: size: B")
+diff_window() { # FILE FROM TO
+  local want got
+  want=$(awk -v from="$2" -v to="$3" '/Heap shot [0-9]+ at/ {
+      t = $5 + 0; b = $8 + 0
+      if (t >= from && t <= to) { n++; if (b > peak) peak = b } }
+    END { printf "samples=%d peak=%d\n", n, peak }' "${1%.mlpd}.report")
+  run diff --json --window-from "$2" --window-to "$3" "$1" "$1"
+  got=$(printf '%s\n' "$out" | awk '/"before":/ && /peak_bytes/ {
+      match($0, /"peak_bytes": [0-9]+/); p = substr($0, RSTART + 14, RLENGTH - 14)
+      match($0, /"samples": [0-9]+/); n = substr($0, RSTART + 11, RLENGTH - 11)
+      printf "samples=%d peak=%d\n", n, p }')
+  check "diff window $2..$3 s of $(basename "$1"): $want (got $got, rc $rc)" \
+    same "$got" "$want"
+}
+diff_window "$MONO/threads-alloc-heapshot.mlpd" 0 1
+diff_window "$MONO/threads-alloc-heapshot.mlpd" 0.06 0.2
+diff_window "$MONO/threads-alloc-heapshot.mlpd" 1 2
+diff_window "$MONO/leak-ondemand.mlpd" 0.1 0.3
+
 run summary --between a b "$MONO/churn-100ms-sample.mlpd"
 expect_rc "summary --between on an .mlpd" 4
 expect_err_grep "no markers in a Mono file" "a Mono .mlpd has no user markers"

@@ -16,16 +16,6 @@
 #include "census/census_build.h"
 #include "read/mlpd_figures.h"
 
-/* A map from 64-bit keys (pointers) to dense indices, with the keys met
- * lately in a small direct-mapped cache in front: an ALLOC looks its
- * vtable up, and a program allocates a few classes over and over. A
- * zeroed cache is empty (each entry holds index + 1). */
-#define PTR_MAP_RECENT 64
-typedef struct ptr_map {
-    hs_intern tab;
-    struct { uint64_t key; uint32_t index1; } recent[PTR_MAP_RECENT];
-} ptr_map;
-
 /* Classes: a chain of descriptions per pointer, as vtables have
  * (read/mlpd_figures.h, where the vtables are kept). */
 struct class_info { uint64_t image, time; const char *name; uint32_t next; };
@@ -103,10 +93,6 @@ const char *hs__mlpd_keep(struct loader *l, const char *s);
 int hs__mlpd_on_metadata(struct loader *l, const hs_mlpd_event *ev);
 int hs__mlpd_on_jit(struct loader *l, const hs_mlpd_event *ev);
 
-bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added);
-/* Empties m (its table freed and made anew). */
-void hs__ptr_map_clear(ptr_map *m, const hs_allocator *a);
-uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
 
 /* load_mlpd_out.c: turns what was read into samples, lines and the
  * allocation profile; t0 is the first buffer's time. */

@@ -9,34 +9,6 @@
 
 #include <string.h>
 
-bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
-{
-    /* Pointers are 8-byte aligned: the bits above the third pick. */
-    size_t r = (size_t)(key >> 3 ^ key >> 9) & (PTR_MAP_RECENT - 1);
-    if (m->recent[r].index1 && m->recent[r].key == key) {
-        *index = m->recent[r].index1 - 1;
-        *added = false;
-        return true;
-    }
-    if (!hs_intern_put_words(&m->tab, key, NULL, 0, index, added))
-        return false;
-    m->recent[r].key = key;
-    m->recent[r].index1 = *index + 1;
-    return true;
-}
-
-void hs__ptr_map_clear(ptr_map *m, const hs_allocator *a)
-{
-    hs_intern_free(&m->tab);
-    hs_intern_init(&m->tab, a);
-    memset(m->recent, 0, sizeof m->recent);
-}
-
-uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)
-{
-    return hs_intern_find(&m->tab, &key, sizeof key);
-}
-
 /* Index of pointer p in map m with its info array grown to match. */
 int hs__mlpd_lookup(struct loader *l, ptr_map *m, uint64_t p, void **arr,
                     size_t *cap, size_t size, uint32_t *idx, bool *added)
@@ -57,7 +29,7 @@ const char *hs__mlpd_keep(struct loader *l, const char *s)
 static int describe_class(struct loader *l, const hs_mlpd_event *ev)
 {
     struct hs_census_mlpd *m = l->m;
-    struct chain *c = hs__mlpd_chain_of(l->a, &m->classes.tab, &m->cchain,
+    struct chain *c = hs__mlpd_chain_of(l->a, &m->classes, &m->cchain,
                                         &m->cap_cchain, ev->u.meta.pointer);
     const char *name = hs__mlpd_keep(l, ev->u.meta.name);
     if (!c || !name || m->ncl >= UINT32_MAX - 1 ||

@@ -24,7 +24,7 @@ static const struct vtable_info *described(const struct hs_census_mlpd *m,
         if (vts[k].described)
             return &vts[k];
     uint64_t p = x->ptr;
-    uint32_t pi = hs_intern_find(&m->fig.vt.map, &p, sizeof p);
+    uint32_t pi = hs__ptr_map_find(&m->fig.vt.map, p);
     for (uint32_t k = m->fig.vt.chain[pi].head; k != v; k = vts[k].next)
         if (vts[k].described)
             before = &vts[k];

@@ -6,13 +6,41 @@
 
 #include <string.h>
 
-struct chain *hs__mlpd_chain_of(const hs_allocator *a, hs_intern *map,
+bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
+{
+    uint32_t i = hs__ptr_map_cached(m, key);
+    if (i != UINT32_MAX) {
+        *index = i;
+        *added = false;
+        return true;
+    }
+    size_t r = hs__ptr_map_slot(key);
+    if (!hs_intern_put_words(&m->tab, key, NULL, 0, index, added))
+        return false;
+    m->recent[r].key = key;
+    m->recent[r].index1 = *index + 1;
+    return true;
+}
+
+void hs__ptr_map_clear(ptr_map *m, const hs_allocator *a)
+{
+    hs_intern_free(&m->tab);
+    hs_intern_init(&m->tab, a);
+    memset(m->recent, 0, sizeof m->recent);
+}
+
+uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key)
+{
+    return hs_intern_find(&m->tab, &key, sizeof key);
+}
+
+struct chain *hs__mlpd_chain_of(const hs_allocator *a, ptr_map *map,
                                 struct chain **chains, size_t *cap,
                                 uint64_t p)
 {
     uint32_t i;
     bool added;
-    if (!hs_intern_put(map, &p, sizeof p, &i, &added) ||
+    if (!hs__ptr_map_put(map, p, &i, &added) ||
         (added && !hs_grow_zeroed(a, (void **)chains, cap, (size_t)i + 1,
                                   sizeof **chains)))
         return NULL;
@@ -55,8 +83,11 @@ static int use_vtable(hs__mlpd_figures *f, uint64_t vtable, uint64_t time,
                       uint32_t *vid)
 {
     hs__mlpd_vtables *t = &f->vt;
-    struct chain *c = hs__mlpd_chain_of(f->a, &t->map, &t->chain,
-                                        &t->cap_chain, vtable);
+    uint32_t ci = hs__ptr_map_cached(&t->map, vtable);
+    struct chain *c = ci != UINT32_MAX
+                          ? &t->chain[ci]
+                          : hs__mlpd_chain_of(f->a, &t->map, &t->chain,
+                                              &t->cap_chain, vtable);
     if (!c)
         return HS_ERR_NOMEM;
     /* The common case in one step: the chain's last description is its
@@ -115,13 +146,13 @@ void hs__mlpd_figures_init(hs__mlpd_figures *f, const hs_allocator *a)
     memset(f, 0, sizeof *f);
     f->a = a;
     f->to = UINT64_MAX;
-    hs_intern_init(&f->vt.map, a);
+    hs_intern_init(&f->vt.map.tab, a);
     hs_arena_init(&f->arena, a);
 }
 
 void hs__mlpd_figures_free(hs__mlpd_figures *f)
 {
-    hs_intern_free(&f->vt.map);
+    hs_intern_free(&f->vt.map.tab);
     hs_free(f->a, f->vt.chain);
     hs_free(f->a, f->vt.vt);
     hs_free(f->a, f->vid_count);
@@ -235,10 +266,11 @@ static int on_alloc(hs__mlpd_figures *f, const hs_mlpd_event *ev)
     f->s.alloc_bytes = hs_add_sat(f->s.alloc_bytes, size);
     f->s.alloc_count++;
     size_t n = (size_t)f->vid + 1;
-    if (!hs_grow_zeroed(f->a, (void **)&f->vid_count, &f->cap_vid_count, n,
-                        sizeof *f->vid_count) ||
-        !hs_grow_zeroed(f->a, (void **)&f->vid_bytes, &f->cap_vid_bytes, n,
-                        sizeof *f->vid_bytes))
+    if ((n > f->cap_vid_count || n > f->cap_vid_bytes) &&
+        (!hs_grow_zeroed(f->a, (void **)&f->vid_count, &f->cap_vid_count, n,
+                         sizeof *f->vid_count) ||
+         !hs_grow_zeroed(f->a, (void **)&f->vid_bytes, &f->cap_vid_bytes, n,
+                         sizeof *f->vid_bytes)))
         return HS_ERR_NOMEM;
     f->vid_count[f->vid]++;
     f->vid_bytes[f->vid] = hs_add_sat(f->vid_bytes[f->vid], size);

@@ -12,6 +12,37 @@
 #include "heapscope/mlpd.h"
 #include "common/internal.h"
 
+/* A map from 64-bit keys (pointers) to dense indices, with the keys met
+ * lately in a small direct-mapped cache in front: an ALLOC looks its
+ * vtable up, and a program allocates a few classes over and over. A
+ * zeroed cache is empty (each entry holds index + 1). Keys are hashed as
+ * their 8 bytes, so hs_intern_find(&m->tab, &key, 8) finds them too. */
+#define PTR_MAP_RECENT 64
+typedef struct ptr_map {
+    hs_intern tab;
+    struct { uint64_t key; uint32_t index1; } recent[PTR_MAP_RECENT];
+} ptr_map;
+
+bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added);
+
+/* The slot of the cache where key would be. */
+static inline size_t hs__ptr_map_slot(uint64_t key)
+{
+    /* Pointers are 8-byte aligned: the bits above the third pick. */
+    return (size_t)(key >> 3 ^ key >> 9) & (PTR_MAP_RECENT - 1);
+}
+
+/* The index of key when the cache holds it, else UINT32_MAX: inline,
+ * for the per-event paths. */
+static inline uint32_t hs__ptr_map_cached(const ptr_map *m, uint64_t key)
+{
+    size_t r = hs__ptr_map_slot(key);
+    return m->recent[r].key == key ? m->recent[r].index1 - 1 : UINT32_MAX;
+}
+/* Empties m (its table freed and made anew). */
+void hs__ptr_map_clear(ptr_map *m, const hs_allocator *a);
+uint32_t hs__ptr_map_find(const ptr_map *m, uint64_t key);
+
 /*
  * What the file said about vtables (and, in the loader, classes). One
  * pointer can be described more than once: a vtable or class freed with
@@ -38,7 +69,7 @@ struct chain {
 };
 
 typedef struct hs__mlpd_vtables {
-    hs_intern map;               /* pointer -> its chain */
+    ptr_map map;                 /* pointer -> its chain */
     struct chain *chain;
     size_t cap_chain;
     struct vtable_info *vt;      /* by vtable id */
@@ -47,7 +78,7 @@ typedef struct hs__mlpd_vtables {
 
 /* The chain of pointer p in map (its index in *chains, grown and made
  * empty when p is new); NULL when out of memory. */
-struct chain *hs__mlpd_chain_of(const hs_allocator *a, hs_intern *map,
+struct chain *hs__mlpd_chain_of(const hs_allocator *a, ptr_map *map,
                                 struct chain **chains, size_t *cap,
                                 uint64_t p);
 /* Links entry k at the end of chain c; tail_next is the current tail's

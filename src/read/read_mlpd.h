@@ -49,6 +49,10 @@ int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev);
 
 void hs__mlpd_decoder_free(mlpd_decoder *d);
 
+/* For tests: true sends every event through the general decoder, so that
+ * its results can be compared with the fast path's (false, the default). */
+extern bool hs__mlpd_general_only;
+
 /* --- read_mlpd.c: the reader, shared with read_mlpd_api.c ------------- */
 
 #include "read/inflate.h"

@@ -82,18 +82,41 @@ static inline int64_t get_sleb_slow(mlpd_cursor *c)
  * value) takes the checked path above, which gives the same value or
  * the same error.
  */
-static MLPD_INLINE bool get_leb_fast(mlpd_cursor *c, uint64_t *v, uint8_t *last,
-                                unsigned *bits)
+/* The longest value read without a check per byte. */
+#define LEB_UNCHECKED_MAX 9
+
+/* One byte of leb_unchecked at shift k, written out: constant shifts
+ * and no loop counter for the values of up to three bytes that are most
+ * of a file (backtrace frames are deltas of two or three bytes). */
+#define LEB_BYTE(k) \
+    do { \
+        uint8_t b_ = p[(k) / 7]; \
+        x |= (uint64_t)(b_ & 0x7f) << (k); \
+        if (!(b_ & 0x80)) { \
+            *pp = p + (k) / 7 + 1; \
+            *v = x; \
+            *last = b_; \
+            *bits = (k) + 7; \
+            return true; \
+        } \
+    } while (0)
+
+/* A value of at most LEB_UNCHECKED_MAX bytes at *pp, which the caller
+ * knows are there; false (*pp unmoved) for a longer one. */
+static MLPD_INLINE bool leb_unchecked(const uint8_t **pp, uint64_t *v,
+                                     uint8_t *last, unsigned *bits)
 {
-    const uint8_t *p = c->p;
-    if (c->end - p < 10)
-        return false;
+    const uint8_t *p = *pp;
     uint64_t x = 0;
-    for (unsigned shift = 0; shift < 63; shift += 7) {
+    LEB_BYTE(0);
+    LEB_BYTE(7);
+    LEB_BYTE(14);
+    p += 3;
+    for (unsigned shift = 21; shift < 63; shift += 7) {
         uint8_t b = *p++;
         x |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80)) {
-            c->p = p;
+            *pp = p;
             *v = x;
             *last = b;
             *bits = shift + 7;
@@ -101,6 +124,21 @@ static MLPD_INLINE bool get_leb_fast(mlpd_cursor *c, uint64_t *v, uint8_t *last,
         }
     }
     return false;
+}
+
+/* The signed value of leb_unchecked's result: the sign fills the bits
+ * above the value's (bits <= 63). */
+static MLPD_INLINE uint64_t leb_sign(uint64_t v, uint8_t last, unsigned bits)
+{
+    return last & 0x40 ? v | ~(uint64_t)0 << bits : v;
+}
+
+static MLPD_INLINE bool get_leb_fast(mlpd_cursor *c, uint64_t *v, uint8_t *last,
+                                unsigned *bits)
+{
+    if (c->end - c->p < LEB_UNCHECKED_MAX + 1)
+        return false;
+    return leb_unchecked(&c->p, v, last, bits);
 }
 
 static MLPD_INLINE uint64_t get_uleb(mlpd_cursor *c)
@@ -118,9 +156,7 @@ static MLPD_INLINE int64_t get_sleb(mlpd_cursor *c)
     unsigned bits;
     if (!get_leb_fast(c, &v, &last, &bits))
         return get_sleb_slow(c);
-    if (last & 0x40) /* bits <= 63: the sign fills the rest */
-        v |= ~(uint64_t)0 << bits;
-    return (int64_t)v;
+    return (int64_t)leb_sign(v, last, bits);
 }
 
 static MLPD_INLINE uint8_t get_byte(mlpd_cursor *c)

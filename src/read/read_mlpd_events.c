@@ -266,11 +266,83 @@ static HS_NOINLINE int unknown_byte(mlpd_cursor *c, uint8_t *byte,
     return 0;
 }
 
-int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev)
+/*
+ * The fast path of ALLOC, nearly every event of a file written with
+ * `alloc`: with room in the buffer for the longest event its frame count
+ * allows (LEB_UNCHECKED_MAX bytes a value), checked once, its values are
+ * read without a check per byte. Anything else (the buffer's last bytes,
+ * a value of ten bytes, a backtrace longer than the scratch array) returns
+ * false having changed nothing, and the general path below reads the
+ * event, with its messages and offsets.
+ */
+#define ALLOC_HEAD (1 + 5 * LEB_UNCHECKED_MAX) /* byte, time, 3 fields, count */
+
+bool hs__mlpd_general_only;
+
+static MLPD_INLINE bool uleb_at(const uint8_t **p, uint64_t *v)
+{
+    uint8_t last;
+    unsigned bits;
+    return leb_unchecked(p, v, &last, &bits);
+}
+
+static MLPD_INLINE bool sleb_at(const uint8_t **p, uint64_t *v)
+{
+    uint8_t last;
+    unsigned bits;
+    if (!leb_unchecked(p, v, &last, &bits))
+        return false;
+    *v = leb_sign(*v, last, bits);
+    return true;
+}
+
+static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
+                                   hs_mlpd_event *ev)
+{
+    const uint8_t *p = c->p + 1;
+    uint8_t byte = c->p[0];
+    uint64_t dt, vt, obj, size, n = 0, m = d->method;
+    if ((byte != 0x00 && byte != 0x10) || c->end - c->p < ALLOC_HEAD ||
+        !uleb_at(&p, &dt) || !sleb_at(&p, &vt) || !sleb_at(&p, &obj) ||
+        !uleb_at(&p, &size))
+        return false;
+    if (byte == 0x10) {
+        if (!uleb_at(&p, &n) || n > d->colcap[0] ||
+            n > (uint64_t)(c->end - p) / LEB_UNCHECKED_MAX)
+            return false;
+        /* In locals: the stores to f could alias d's fields. */
+        uint64_t *f = d->col[0], mask = d->mask;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t delta;
+            if (!sleb_at(&p, &delta))
+                return false;
+            m += delta;
+            f[i] = m & mask;
+        }
+    }
+    memset(&ev->u, 0, sizeof ev->u);
+    ev->kind = HS_MLPD_ALLOC;
+    ev->byte = byte;
+    ev->has_bt = byte == 0x10;
+    ev->frames = ev->has_bt ? d->col[0] : NULL;
+    ev->nframes = (size_t)n;
+    ev->u.alloc.vtable = (d->ptr_base + vt) & d->mask;
+    ev->u.alloc.object = ((d->obj_base + obj) & d->mask) << 3;
+    ev->u.alloc.size = size;
+    d->time += dt;
+    d->method = m;
+    ev->time = d->time;
+    ev->size = (uint64_t)(p - c->p);
+    c->p = p;
+    return true;
+}
+
+/* Any event, by the table's rows (out of line: the fast path above keeps
+ * its registers to itself). */
+static HS_NOINLINE int decode_general(mlpd_decoder *d, mlpd_cursor *c,
+                                      hs_mlpd_event *ev)
 {
     const uint8_t *start = c->p;
-    c->status = CUR_OK;
-    c->what = NULL;
     memset(&ev->u, 0, sizeof ev->u);
     ev->has_bt = false;
     ev->frames = NULL;
@@ -300,6 +372,15 @@ int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev)
     ev->time = time;
     ev->size = (uint64_t)(c->p - start);
     return CUR_OK;
+}
+
+int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev)
+{
+    c->status = CUR_OK;
+    c->what = NULL;
+    if (!hs__mlpd_general_only && fast_alloc(d, c, ev))
+        return CUR_OK;
+    return decode_general(d, c, ev);
 }
 
 void hs__mlpd_decoder_free(mlpd_decoder *d)
