@@ -16,6 +16,17 @@ wait_for() {
   return 1
 }
 
+# wait_sock SOCK: up to 10 s for the Unix socket SOCK to exist (a socket
+# has no size: wait_for would wait its whole 10 s for one).
+wait_sock() {
+  local i
+  for i in $(seq 100); do
+    [ -S "$1" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 # same_file A B: equal bytes; a PDF's CreationDate (the clock) aside, and
 # the number cairo gives an SVG's surface, which counts the surfaces the
 # process made before (watch rewrites its chart, report draws it once;
