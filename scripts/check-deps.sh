@@ -107,6 +107,18 @@ check() {
 # census: the model's files; load: the adapters), checked with --objects.
 layered="census load"
 
+# nm_lines D|U N: nm -A's lines "PATH.c.o:FIELDS" as "D|U PART SYMBOL
+# FILE", the symbol the N-th field (lines of another field count skipped).
+nm_lines() {
+    awk -v k="$1" -v n="$2" '{
+        i = index($0, ".c.o:")
+        b = substr($0, 1, i + 3); sub(/.*\//, "", b)
+        if (split(substr($0, i + 5), w, " ") != n) next
+        p = b; sub(/^src_/, "", p); sub(/_.*/, "", p)
+        print k, p, w[n], b
+    }'
+}
+
 # check_objects DIR: prints each call from one part into a part the rule
 # does not allow it, and each circle of calls between the files of a
 # layered part; returns 1 when there is one.
@@ -115,11 +127,10 @@ check_objects() {
     local objs=("$dir"/src_*.c.o)
     [ -e "${objs[0]}" ] || { echo "no objects named src_PART_FILE.c.o in $dir"; return 1; }
     rules=$(for k in "${!allow[@]}"; do echo "$k:${allow[$k]}"; done)
-    syms=$(for o in "${objs[@]}"; do
-        b=$(basename "$o"); p=${b#src_}; p=${p%%_*}
-        nm -g --defined-only "$o" | awk -v p="$p" -v f="$b" 'NF == 3 {print "D", p, $3, f}'
-        nm -u "$o" | awk -v p="$p" -v f="$b" '{print "U", p, $2, f}'
-    done)
+    # "D|U PART SYMBOL FILE" lines: two nm runs over all the objects (-A
+    # puts "PATH.c.o:" before each line), not two per object.
+    syms=$({ nm -A -g --defined-only "${objs[@]}" | nm_lines D 3
+             nm -A -u "${objs[@]}" | nm_lines U 2; })
     for part in $layered; do
         # tsort names the files of one circle when the calls make one
         loop=$(awk -v p="$part" '

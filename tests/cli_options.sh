@@ -12,13 +12,19 @@ DUMP=${CLI_OPTDUMP:?CLI_OPTDUMP must name tests/cli_optdump}
 "$DUMP" >"$TMP/table" || { echo "cli_optdump failed" >&2; exit 1; }
 check "the tables list options" test "$(wc -l <"$TMP/table")" -ge 40
 
+# Each command's --help, run once: $TMP/help.COMMAND.
+help_text() { # COMMAND
+  [ -e "$TMP/help.$1" ] || "$BIN" "$1" --help >"$TMP/help.$1"
+  cat "$TMP/help.$1"
+}
+
 # The options --help lists: "  -x, --name ..." or "      --name ...".
 help_options() { # COMMAND
-  "$BIN" "$1" --help | sed -n 's/^  \(-[A-Za-z], \|    \|\)--\([a-z][a-z-]*\).*/\2/p' | sort -u
+  help_text "$1" | sed -n 's/^  \(-[A-Za-z], \|    \|\)--\([a-z][a-z-]*\).*/\2/p' | sort -u
 }
 
 while IFS=$'\t' read -r -u 3 cmd name short kind refused; do
-  help=$("$BIN" "$cmd" --help)
+  help=$(help_text "$cmd")
   if [ "$short" = - ]; then
     grep -Eq -- "^ +--$name( |\$)" <<<"$help" || bad "$cmd --help does not list --$name"
   else

@@ -16,6 +16,26 @@ set -u
 . "$(dirname "$0")/cli_common.sh"
 . "$(dirname "$0")/watch_common.sh"
 
+# The real program at the end (samples/leak.hs) compiles meanwhile, in the
+# background, while the checks below wait on paced streams. Disowned, so
+# that their bare `wait`s do not wait for it; $GHC_DONE says it is over.
+BUILD=${HEAPSCOPE_BUILD_DIR:-}
+GHC_DONE=
+if command -v ghc >/dev/null && [ -n "$BUILD" ]; then
+  GHC_DONE=$TMP/ghc.done
+  mkdir -p "$BUILD/leak-prog"
+  if [ ! -x "$BUILD/leak-prog/leak" ]; then
+    (cp "$SAMPLES/leak.hs" "$BUILD/leak-prog/"
+     cd "$BUILD/leak-prog" &&
+       timeout 300 ghc -O0 -prof -fprof-auto -rtsopts -eventlog leak.hs \
+         >/dev/null 2>&1
+     touch "$GHC_DONE") &
+    disown
+  else
+    touch "$GHC_DONE"
+  fi
+fi
+
 # ---- usage ---------------------------------------------------------------
 
 run watch --help
@@ -112,17 +132,22 @@ check "watch text: the final line says done" \
 # as a GHC 9.0 program's unflushed eventlog does): a note says why, once, and
 # the status lines say the census is not flushed yet; once the census came,
 # nothing more. --json-lines gets no note (its lines stay JSON).
-# unflushed OUT ARGS...: watch ARGS of a FIFO whose census comes 4.5 s late.
+# unflushed OUT FIFO ARGS...: watch ARGS of FIFO, whose census comes 4.5 s
+# late. The text and the --json-lines runs go side by side, each on a FIFO
+# of its own, rather than one 4.5 s wait after the other.
 unflushed() {
-  local out=$1
-  shift
-  "$FEEDER" fifo "$TMP/fifo" "$LOG" --chunk 8192 --delay-ms 10 \
+  local out=$1 fifo=$2
+  shift 2
+  "$FEEDER" fifo "$fifo" "$LOG" --chunk 8192 --delay-ms 10 \
     --pause-before-census --pause-ms 4500 >/dev/null &
-  timeout 60 "$BIN" watch "$TMP/fifo" --interval 0.2 "$@" >"$out" 2>&1
+  timeout 60 "$BIN" watch "$fifo" --interval 0.2 "$@" >"$out" 2>&1
   rc=$?
   wait
 }
-unflushed "$TMP/hint.out"
+mkfifo "$TMP/fifo2"
+unflushed "$TMP/hint.json" "$TMP/fifo2" --json-lines &
+unflushed "$TMP/hint.out" "$TMP/fifo"
+wait
 expect_rc "watch, no census yet" 0
 check "no census yet: one note says why, with 'flush'" \
   same "$(grep -c '^note: No heap census yet\..*flush.*eventlog-flush-interval=1' "$TMP/hint.out")" 1
@@ -130,7 +155,6 @@ check "no census yet: the status lines say it is not flushed" \
   grep -q 'census - (not flushed yet)$' "$TMP/hint.out"
 check "no census yet: the last line has the census" \
   grep -q 'census .*: .*\[done\]$' "$TMP/hint.out"
-unflushed "$TMP/hint.json" --json-lines
 check "no census yet, --json-lines: JSON lines only" \
   python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/hint.json"
 
@@ -221,8 +245,7 @@ expect_err_grep "watch --idle" "warning: .*idle.eventlog: byte"
 sock=$TMP/prog.sock
 "$FEEDER" unix "$sock" "$LOG" --chunk 4096 --delay-ms 20 --expect-census \
   --wait-census 3000 >"$TMP/feed.out" &
-wait_for "$sock" || [ -S "$sock" ]
-for i in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+wait_sock "$sock"
 timeout 60 "$BIN" watch "unix:$sock" --census-every 0.3 -d "$TMP/unix.d" \
   >"$TMP/out" 2>"$TMP/err"
 rc=$?
@@ -321,7 +344,7 @@ check "tcp: status lines go on while the writer pauses ($paused)" \
 
 # The program's socket closes mid-event: the warning, exit 0.
 "$FEEDER" unix "$sock" "$TMP/cut.eventlog" --delay-ms 0 &
-for i in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+wait_sock "$sock"
 run watch "unix:$sock"
 wait
 expect_rc "watch a socket closed mid-event" 0
@@ -377,7 +400,7 @@ wait
 
 "$FEEDER" unix "$sock" "$LOG" --chunk 16384 --delay-ms 5 --runs 2 &
 fpid=$!
-for i in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+wait_sock "$sock"
 timeout 60 "$BIN" watch "unix:$sock" --reconnect --json-lines --interval 10 \
   -d "$TMP/re.d" >"$TMP/re.out" 2>"$TMP/re.err" &
 wpid=$!
@@ -444,15 +467,9 @@ same_as_report "SIGTERM: the files of the bytes read" "$TMP/term.d" gen_live \
 
 # ---- a real profiled program writing into a FIFO ------------------------------
 
-BUILD=${HEAPSCOPE_BUILD_DIR:-}
-if command -v ghc >/dev/null && [ -n "$BUILD" ]; then
-  mkdir -p "$BUILD/leak-prog"
-  if [ ! -x "$BUILD/leak-prog/leak" ]; then
-    cp "$SAMPLES/leak.hs" "$BUILD/leak-prog/"
-    (cd "$BUILD/leak-prog" &&
-      timeout 300 ghc -O0 -prof -fprof-auto -rtsopts -eventlog leak.hs \
-        >/dev/null 2>&1)
-  fi
+if [ -n "$GHC_DONE" ]; then
+  # the compile started at the top: up to its own 300 s bound
+  for i in $(seq 3000); do [ -e "$GHC_DONE" ] && break; sleep 0.1; done
   if [ -x "$BUILD/leak-prog/leak" ]; then
     mkfifo "$TMP/prog.fifo" "$TMP/copy.fifo"
     # tee keeps a copy of the very bytes watch reads, for the batch oracle.

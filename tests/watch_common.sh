@@ -6,15 +6,20 @@ LOG=$SAMPLES/leak-hc.eventlog
 SIZE=$(stat -c %s "$LOG")
 REPORT_EXT="svg pdf hp csv folded"
 
-# wait_for FILE: up to 10 s for FILE to exist and be non-empty.
-wait_for() {
+# wait_test OP FILE: up to 10 s for [ OP FILE ] to hold.
+wait_test() {
   local i
   for i in $(seq 100); do
-    [ -s "$1" ] && return 0
+    [ "$1" "$2" ] && return 0
     sleep 0.1
   done
   return 1
 }
+# wait_for FILE: FILE exists and is not empty.
+wait_for() { wait_test -s "$1"; }
+# wait_sock SOCK: the Unix socket SOCK exists (a socket has no size:
+# wait_for would wait its whole 10 s for one).
+wait_sock() { wait_test -S "$1"; }
 
 # same_file A B: equal bytes; a PDF's CreationDate (the clock) aside, and
 # the number cairo gives an SVG's surface, which counts the surfaces the
