@@ -299,11 +299,13 @@ static MLPD_INLINE bool sleb_at(const uint8_t **p, uint64_t *v)
 static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
                                    hs_mlpd_event *ev)
 {
+    /* the room first: the cursor may be at the end of its bytes */
+    if (c->end - c->p < ALLOC_HEAD)
+        return false;
     const uint8_t *p = c->p + 1;
     uint8_t byte = c->p[0];
     uint64_t dt, vt, obj, size, n = 0, m = d->method;
-    if ((byte != 0x00 && byte != 0x10) || c->end - c->p < ALLOC_HEAD ||
-        !uleb_at(&p, &dt) || !sleb_at(&p, &vt) || !sleb_at(&p, &obj) ||
+    if ((byte != 0x00 && byte != 0x10) || !uleb_at(&p, &dt) || !sleb_at(&p, &vt) || !sleb_at(&p, &obj) ||
         !uleb_at(&p, &size))
         return false;
     if (byte == 0x10) {
