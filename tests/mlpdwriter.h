@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct wr { uint8_t b[4096]; size_t n; };
+struct wr { uint8_t b[32768]; size_t n; };
 
 void w_bytes(struct wr *w, const void *p, size_t n);
 /* v in `size` bytes, little-endian. */

@@ -285,6 +285,85 @@ static void test_built(void)
     }
 }
 
+/* An ALLOC with the backtrace of the n absolute frames f, written as
+ * running deltas from *m (the buffer's running method, moved on). */
+static void w_bt(struct wr *w, uint64_t *m, const uint64_t *f, int n)
+{
+    w_bytes(w, "\x10", 1);
+    w_uleb(w, 3);
+    w_sleb(w, 0x30);
+    w_sleb(w, 8);
+    w_uleb(w, 32);
+    w_uleb(w, (uint64_t)n);
+    for (int i = 0; i < n; i++) {
+        w_sleb(w, (int64_t)(f[i] - *m));
+        *m = f[i];
+    }
+}
+
+/*
+ * Backtraces for the reader's cache of recent ones (keyed by the first
+ * frame's running value and the other frames' bytes), each site written
+ * many times, interleaved: sites whose later frames are the same shifted
+ * (the same bytes after another first frame), sites that differ from
+ * another in their last byte only, or in length only; lengths around the
+ * cache's 8-byte words and its limits (24 bytes, 16 frames); frames near
+ * 2^32 (4-byte pointers: sums taken modulo 2^32) and far apart (ten-byte
+ * deltas); a second buffer, whose running method starts again, and
+ * in it more sites than the cache has slots whose frames after the first
+ * have the same bytes.
+ */
+#define BT_SITES 48
+
+static int bt_site(uint64_t *f, int s)
+{
+    int n = s % 24;
+    uint64_t base = s % 3 == 0 ? 0xffffff00u : s % 3 == 1 ? 0x5000 : 0x40000000;
+    for (int i = 0; i < n; i++)
+        f[i] = base + (uint64_t)(i * 0x91 + (s / 24) * 0x100);
+    if (n && s % 4 == 0)
+        f[n - 1] ^= 1;                   /* the last byte differs */
+    if (n > 2 && s % 7 == 0)
+        f[1] = 0x7000000000000000ull;    /* far frames */
+    return n;
+}
+
+static void bt_file(struct wr *file, uint8_t ptr_size)
+{
+    w_header(file, ptr_size);
+    for (int round = 0; round < 2; round++) {
+        struct wr *b = calloc(1, sizeof *b);
+        CU_ASSERT_FATAL(b != NULL);
+        w_bytes(b, "\x22\x00\x07", 3); /* vtable 0x40 of class 0x20 */
+        w_sleb(b, 0);
+        w_sleb(b, 0x40 - 0x10);
+        w_sleb(b, 0x20 - 0x10);
+        uint64_t m = 0, f[32];
+        for (int k = 0; k < 3 * BT_SITES; k++) {
+            int s = (k * 7 + round) % BT_SITES;
+            w_bt(b, &m, f, bt_site(f, s));
+        }
+        for (int k = 0; round && k < 600; k++) { /* the same later bytes */
+            uint64_t g[3] = {0x9000 + 0x40 * (uint64_t)k, 0, 0};
+            g[1] = g[0] + 0x91;
+            g[2] = g[1] + 0x91;
+            w_bt(b, &m, g, 3);
+        }
+        w_buffer_at(file, 0x10, 1000 + 0x100000 * (uint64_t)round, b->b, b->n);
+        free(b);
+    }
+}
+
+static void test_bt_cache(void)
+{
+    for (uint8_t ptr = 4; ptr <= 8; ptr += 4) {
+        struct wr file = {0};
+        bt_file(&file, ptr);
+        same_all(file.b, file.n, "recurring backtraces");
+        same_census(file.b, file.n, FROM_PREFIX, "recurring backtraces");
+    }
+}
+
 /* Cut at every byte, and every byte corrupted two ways: the same events,
  * census, message, offset and status by both paths. */
 static void sweep(const uint8_t *data, size_t len, size_t from, size_t to,
@@ -313,6 +392,10 @@ static void test_cut_built(void)
     struct wr file = {0};
     built(&file, 8);
     sweep(file.b, file.n, 0, file.n + 1, true);
+    struct wr bt = {0};
+    bt_file(&bt, 4);
+    /* the first buffer's first backtraces, once the cache holds them */
+    sweep(bt.b, bt.n, bt.n / 2 - 700, bt.n / 2 - 400, true);
 }
 
 /* A window of a real file, where backtraced ALLOCs run over the cut: in
@@ -338,6 +421,8 @@ int main(void)
         {"gen_mlpd's files: the same by both paths", test_gen_mlpd},
         {"constructed ALLOCs: long values, long traces, 32-bit pointers",
          test_built},
+        {"recurring and colliding backtraces (the reader's cache)",
+         test_bt_cache},
         {"a constructed file cut and corrupted at every byte", test_cut_built},
         {"a real file cut and corrupted at every byte of a window",
          test_cut_sample},
