@@ -7,7 +7,6 @@
 #include "load/load_mlpd.h"
 #include "census/census_impl.h"
 #include "read/input.h"
-#include "read/read_mlpd.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -169,20 +168,8 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
         nframes = s ? (s->n < MAX_CALL_FRAMES ? s->n : MAX_CALL_FRAMES) : 0;
         frames = nframes ? s->m + s->n - nframes : NULL;
     }
-    uint64_t bt = ev->has_bt ? hs__mlpd_reader_bt_id(l->r) : 0;
-    size_t k = (size_t)((bt * 0x9e3779b97f4a7c15ull + vt) >> 55);
-    if (bt && l->by_bt[k].bt == bt && l->by_bt[k].vt == vt) {
-        si = l->by_bt[k].site;
-        added = false;
-    } else {
-        if (!site_of(m, vt, frames, nframes, &si, &added))
-            return HS_ERR_NOMEM;
-        if (bt) {
-            l->by_bt[k].bt = bt;
-            l->by_bt[k].vt = (uint32_t)vt;
-            l->by_bt[k].site = si;
-        }
-    }
+    if (!site_of(m, vt, frames, nframes, &si, &added))
+        return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->site_bytes, &m->cap_site_bytes,
                      (size_t)si + 1, sizeof *m->site_bytes) ||
@@ -420,7 +407,6 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
         return HS_ERR_NOMEM;
     }
     hs_intern_init(&l.threads.tab, l.a);
-    l.r = r;
     int st = read_all(&l, r, in, pre, npre, err);
     for (size_t i = 0; i < l.threads.tab.count; i++)
         hs_free(l.a, l.calls[i].m);

@@ -80,10 +80,6 @@ struct loader {
     struct calls { uint64_t *m; size_t n, cap; } *calls;
     size_t cap_calls;
     struct mlpd_cpu *cpu;    /* CPU samples (load_mlpd_sample.c) */
-    /* The sites of recent (vtable id, the reader's backtrace id): a known
-     * backtrace's site without comparing its frames (load_mlpd.c). */
-    const struct hs_mlpd_reader *r;
-    struct { uint64_t bt; uint32_t vt, site; } by_bt[512];
 };
 
 /* load_mlpd_names.c. lookup: the index of pointer p in map m, with its

@@ -37,14 +37,6 @@ typedef struct mlpd_decoder {
     size_t colcap[3];
     void *rec;
     size_t reccap;
-    /* The backtraces seen lately (read_mlpd_events.c), NULL until the
-     * first ALLOC with one. */
-    struct mlpd_bt_entry *bt;
-    bool bt_tried;
-    /* The last event's backtrace by the cache: an id given to each
-     * backtrace the cache takes in (bt_last the latest), so one id is
-     * always the same frames; 0 when the cache did not give them. */
-    uint64_t bt_id, bt_last;
 } mlpd_decoder;
 
 /*
@@ -123,13 +115,6 @@ struct hs_mlpd_reader {
 /* Records the first error (sticky) with its offset; returns code. */
 int hs__mlpd_fail(hs_mlpd_reader *r, int code, uint64_t off,
                   const char *fmt, ...) HS_PRINTF(4, 5);
-
-/* The id of the last event's backtrace in the decoder's cache (0: none):
- * events with one id have the same frames, so a loader may key by it. */
-static inline uint64_t hs__mlpd_reader_bt_id(const hs_mlpd_reader *r)
-{
-    return r->dec.bt_id;
-}
 
 /* --- read_mlpd_api.c ------------------------------------------------ */
 

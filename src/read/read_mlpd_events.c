@@ -296,121 +296,6 @@ static MLPD_INLINE bool sleb_at(const uint8_t **p, uint64_t *v)
     return true;
 }
 
-/*
- * Backtraces recur, and their frames are running method deltas: after the
- * first frame (the running method plus a delta) a backtrace's bytes are
- * the same wherever it recurs. So a cache of recent backtraces keyed by
- * (the first frame's running value, the raw bytes of the others, found
- * without decoding them) gives a known backtrace's frames and the sum of
- * its deltas (to move the running method on) without decoding it.
- */
-#define BT_SLOTS 512
-#define BT_FRAMES 16
-#define BT_WORDS 3 /* the bytes after the first frame: at most 24 */
-#define BT_HIGH 0x8080808080808080ull
-
-struct mlpd_bt_entry {
-    uint64_t m0, mask, sum, w[BT_WORDS], id;
-    uint32_t n, len;
-    uint64_t frames[BT_FRAMES];
-};
-
-static MLPD_INLINE uint64_t bt_load(const uint8_t *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-}
-
-#define BT_ONES 0x0101010101010101ull
-
-/* The bytes of the k LEB128 values at q (BT_WORDS * 8 readable bytes),
- * zero-padded into w; their length, or -1 when they do not end there.
- * Without a branch per value: per byte, the ends up to it (a multiply),
- * and the k-th end is after the bytes with fewer than k. */
-static MLPD_INLINE int bt_key(const uint8_t *q, size_t k, uint64_t *w)
-{
-    int len = k ? -1 : 0;
-    for (unsigned j = 0; j < BT_WORDS; j++) {
-        if (len >= 0) {
-            w[j] = 0;
-            continue;
-        }
-        w[j] = bt_load(q + 8 * j);
-        uint64_t pre = ((~w[j] & BT_HIGH) >> 7) * BT_ONES;
-        size_t ends = (size_t)(pre >> 56);
-        if (ends < k) {
-            k -= ends;
-            continue;
-        }
-        uint64_t before = ((BT_HIGH | BT_ONES * (k - 1)) - pre) & BT_HIGH;
-        unsigned at = (unsigned)(((before >> 7) * BT_ONES) >> 56) + 1;
-        if (at < 8)
-            w[j] &= ((uint64_t)1 << (8 * at)) - 1;
-        len = (int)(8 * j + at);
-    }
-    return len;
-}
-
-static HS_NOINLINE void bt_alloc(mlpd_decoder *d)
-{
-    d->bt_tried = true; /* without it, backtraces are decoded */
-    d->bt = hs_calloc(d->alloc, BT_SLOTS, sizeof *d->bt);
-}
-
-static HS_NOINLINE const uint64_t *bt_frames(mlpd_decoder *d,
-                                             const uint8_t **pp,
-                                             const uint8_t *end, size_t n,
-                                             uint64_t *m)
-{
-    if (!d->bt_tried)
-        bt_alloc(d);
-    const uint8_t *p = *pp, *q;
-    uint64_t delta, mask = d->mask, m0, w[BT_WORDS];
-    if (!sleb_at(&p, &delta))
-        return NULL;
-    m0 = *m + delta;
-    q = p;
-    int len = -1;
-    struct mlpd_bt_entry *e = NULL;
-    if (d->bt && n <= BT_FRAMES && end - q >= 8 * BT_WORDS &&
-        (len = bt_key(q, n - 1, w)) >= 0) {
-        uint64_t h = (m0 ^ w[0] * 0x9e3779b97f4a7c15ull ^ w[1]) *
-                     0xff51afd7ed558ccdull;
-        e = &d->bt[h >> 55 & (BT_SLOTS - 1)];
-        if (e->m0 == m0 && e->n == n && e->len == (uint32_t)len &&
-            e->w[0] == w[0] && e->w[1] == w[1] && e->w[2] == w[2] &&
-            e->mask == mask) {
-            *m = m0 + e->sum;
-            *pp = q + len;
-            d->bt_id = e->id;
-            return e->frames;
-        }
-    }
-    /* In locals: the stores to f could alias d's fields. */
-    uint64_t *f = d->col[0], mm = m0;
-    f[0] = m0 & mask;
-    for (size_t i = 1; i < n; i++) {
-        if (!sleb_at(&p, &delta))
-            return NULL;
-        mm += delta;
-        f[i] = mm & mask;
-    }
-    if (e) {
-        *e = (struct mlpd_bt_entry){m0, mask, mm - m0, {w[0], w[1], w[2]},
-                                    ++d->bt_last, (uint32_t)n, (uint32_t)len,
-                                    {0}};
-        d->bt_id = e->id;
-        memcpy(e->frames, f, n * sizeof *f);
-    }
-    *m = mm;
-    *pp = p;
-    return f;
-}
-
 static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
                                    hs_mlpd_event *ev)
 {
@@ -420,7 +305,6 @@ static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
     const uint8_t *p = c->p + 1;
     uint8_t byte = c->p[0];
     uint64_t dt, vt, obj, size, n = 0, m = d->method;
-    const uint64_t *frames = NULL;
     if ((byte != 0x00 && byte != 0x10) || !uleb_at(&p, &dt) || !sleb_at(&p, &vt) || !sleb_at(&p, &obj) ||
         !uleb_at(&p, &size))
         return false;
@@ -428,14 +312,21 @@ static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
         if (!uleb_at(&p, &n) || n > d->colcap[0] ||
             n > (uint64_t)(c->end - p) / LEB_UNCHECKED_MAX)
             return false;
-        if (n && !(frames = bt_frames(d, &p, c->end, (size_t)n, &m)))
-            return false;
+        /* In locals: the stores to f could alias d's fields. */
+        uint64_t *f = d->col[0], mask = d->mask;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t delta;
+            if (!sleb_at(&p, &delta))
+                return false;
+            m += delta;
+            f[i] = m & mask;
+        }
     }
     memset(&ev->u, 0, sizeof ev->u);
     ev->kind = HS_MLPD_ALLOC;
     ev->byte = byte;
     ev->has_bt = byte == 0x10;
-    ev->frames = ev->has_bt ? (n ? frames : d->col[0]) : NULL;
+    ev->frames = ev->has_bt ? d->col[0] : NULL;
     ev->nframes = (size_t)n;
     ev->u.alloc.vtable = (d->ptr_base + vt) & d->mask;
     ev->u.alloc.object = ((d->obj_base + obj) & d->mask) << 3;
@@ -489,7 +380,6 @@ int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev)
 {
     c->status = CUR_OK;
     c->what = NULL;
-    d->bt_id = 0;
     if (!hs__mlpd_general_only && fast_alloc(d, c, ev))
         return CUR_OK;
     return decode_general(d, c, ev);
@@ -500,6 +390,5 @@ void hs__mlpd_decoder_free(mlpd_decoder *d)
     for (unsigned k = 0; k < 3; k++)
         hs_free(d->alloc, d->col[k]);
     hs_free(d->alloc, d->rec);
-    hs_free(d->alloc, d->bt);
     memset(d, 0, sizeof *d);
 }
