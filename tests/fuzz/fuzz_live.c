@@ -37,7 +37,7 @@
  *    peak is lost;
  *  - without compaction, after every piece fed, the one pass agrees with
  *    the reader's events handed one by one to a census and a summary
- *    (live_general.c): status, events, end time, capabilities, samples;
+ *    (live_compare.c): status, events, end time, capabilities, samples;
  *    at the end the status, error offset and message, CSV and summary;
  *  - a socket source sends eventlog-socket's census request intact, ends
  *    at the peer's close and reconnects.
@@ -45,7 +45,7 @@
 #include "fuzz_common.h"
 #include "fuzz_report.h"
 #include "textcheck.h"
-#include "live_general.h"
+#include "live_compare.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -157,7 +157,7 @@ static void feed(run *r, const void *p, size_t n)
         return; /* the watch loop stops feeding, as here */
     r->fed += n;
     r->status = hs_live_feed(r->live, p, n);
-    live_general_feed(&r->gen, r->live, r->status, p, n);
+    live_compare_feed(&r->gen, r->live, r->status, p, n);
     CHECK(r->status == HS_OK || r->status == HS_DONE || r->status < 0);
 }
 
@@ -501,7 +501,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hs_live_set_name_limit(r.live, (unsigned)r.name_limit);
     }
     if (!(r.mode & 4))
-        live_general_init(&r.gen, r.mode & 32 ? (long)r.name_limit : -1);
+        CHECK(live_general_init(&r.gen,
+                                r.mode & 32 ? (long)r.name_limit : -1));
     if (!open_transport(&r)) {
         live_general_free(&r.gen);
         hs_live_free(r.live);
@@ -528,7 +529,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int fin = hs_live_finish(r.live);
     CHECK(fin == HS_DONE || fin == HS_TRUNCATED || fin < 0);
     CHECK(hs_live_finish(r.live) == HS_ERR_MISUSE);
-    live_general_finish(&r.gen, r.live, fin);
+    live_compare_finish(&r.gen, r.live, fin);
     live_general_free(&r.gen);
     /* Only an eventlog is a live stream; the batch load would take other
      * bytes as a .hp file. Bytes after the data-end marker are the live
