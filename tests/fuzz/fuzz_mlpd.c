@@ -3,12 +3,19 @@
  *
  * Input: one mode byte, then the bytes of a (possibly hostile) .mlpd. With
  * mode bit 6 the bytes are first gzip-compressed here, so that mutations
- * reach the gzip path as valid streams of odd content. The file is decoded
+ * reach the gzip path as valid streams of odd content (bytes that are a
+ * gzip stream already are left so: their compressed bytes mutate, and a
+ * corrupt symbol sends ISA-L's call back to be replayed a byte at a time,
+ * which the chunked passes below must agree with). The file is decoded
  * whole, in fixed chunks of 1 to 16 bytes (x64 for inputs over 16 KiB)
  * and (bit 4) in pseudo-random
  * chunks with empty feeds; every chunk sits at the end of its allocation,
  * so AddressSanitizer catches a read past it. The passes must agree on
- * every event (all fields, pointers followed) and on the final status.
+ * every event (all fields, pointers followed) and on the final status,
+ * and so must the whole pass through the general decoder alone
+ * (hs__mlpd_general_only: the ALLOC fast path off). Counting from a memfd
+ * (hs_mlpd_read_fd_count(), its BMI2 walker and its portable one) gives
+ * what hs_mlpd_read_fd() gives: counts, status, error, skipped buffers.
  * Then (bit 5) the bytes load into a census by class and by assembly,
  * heap shots and allocation intervals, and every renderer draws it: the
  * folded stacks of each census (their weights adding up to the census's
