@@ -38,10 +38,10 @@
 #include "fuzz_report.h"
 #include "../mlpdhash.h"
 #include "../evhash.h"
+#include "../mlpd_counted.h"
 #include "read/read_mlpd.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -124,71 +124,31 @@ static void same(const outcome *a, const outcome *b)
     CHECK(a->skipped == b->skipped);
 }
 
-/* What reading a file gives, event by event or by counting. */
-typedef struct counted {
-    uint64_t counts[256];
-    int st;
-    hs_error err;
-    uint64_t skipped, offset, buffers;
-    char warning[256];
-} counted;
-
-static int count_event(void *user, const hs_mlpd_event *ev)
-{
-    uint64_t *counts = user;
-    if (ev->kind != HS_MLPD_BUFFER)
-        counts[ev->byte]++;
-    return 0;
-}
-
 /* Reads data from a memfd: walker 0 event by event, 1 by counting (BMI2
  * where the processor has it), 2 by counting the portable way. False when
  * no memfd could be made. */
 static bool count_fd(const uint8_t *data, size_t size, int walker,
-                     counted *o)
+                     mlpd_counted *o)
 {
-    memset(o, 0, sizeof *o);
     int fd = mem_fd(data, size);
     if (fd < 0)
         return false;
-    hs_mlpd_reader *r = hs_mlpd_reader_new();
-    CHECK(r != NULL);
     hs__mlpd_count_portable = walker == 2;
-    o->st = walker ? hs_mlpd_read_fd_count(r, fd, o->counts)
-                   : hs_mlpd_read_fd(r, fd, count_event, o->counts);
+    mlpd_counted_read(fd, walker != 0, o);
     hs__mlpd_count_portable = false;
     close(fd);
-    o->err = *hs_mlpd_reader_error(r);
-    o->skipped = hs_mlpd_reader_skipped(r);
-    const char *w = hs_mlpd_reader_skip_warning(r);
-    if (w)
-        snprintf(o->warning, sizeof o->warning, "%s", w);
-    o->offset = hs_mlpd_reader_offset(r);
-    o->buffers = hs_mlpd_reader_buffers(r);
-    hs_mlpd_reader_free(r);
     return true;
-}
-
-static void same_counted(const counted *a, const counted *b)
-{
-    CHECK(a->st == b->st && a->err.code == b->err.code);
-    CHECK(a->err.offset == b->err.offset &&
-          a->err.event_index == b->err.event_index);
-    CHECK(!strcmp(a->err.message, b->err.message));
-    CHECK(a->skipped == b->skipped && !strcmp(a->warning, b->warning));
-    CHECK(a->offset == b->offset && a->buffers == b->buffers);
-    CHECK(!memcmp(a->counts, b->counts, sizeof a->counts));
 }
 
 /* The counting walkers (both ways) give what the events give. */
 static void check_counting(const uint8_t *data, size_t size)
 {
-    static counted want, got;
+    static mlpd_counted want, got;
     if (!count_fd(data, size, 0, &want))
         return;
     for (int walker = 1; walker <= 2; walker++)
         if (count_fd(data, size, walker, &got))
-            same_counted(&want, &got);
+            CHECK(mlpd_counted_same(&want, &got));
 }
 
 /* data gzip-compressed into a new allocation (*out_len bytes). */
