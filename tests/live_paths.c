@@ -15,6 +15,7 @@
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "live_general.h"
 #include "testutil.h"
 
 #include <CUnit/Basic.h>
@@ -23,61 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The general path: the reader's events one by one. */
-typedef struct general {
-    hs_reader *r;
-    hs_census *c;
-    hs_summary *s;
-    int status;
-} general;
-
-static void general_init(general *g)
-{
-    uint16_t tags[512];
-    size_t n = hs_census_event_tags(tags, 256);
-    n += hs_summary_event_tags(tags + n, 256);
-    g->r = hs_reader_new();
-    g->c = hs_census_new();
-    g->s = hs_summary_new();
-    g->status = HS_OK;
-    CU_ASSERT_FATAL(g->r && g->c && g->s);
-    hs_reader_decode_only(g->r, tags, n);
-}
-
-static void general_free(general *g)
-{
-    hs_reader_free(g->r);
-    hs_census_free(g->c);
-    hs_summary_free(g->s);
-}
-
-static int general_feed(general *g, const uint8_t *data, size_t len)
-{
-    if (g->status)
-        return g->status;
-    int st = hs_reader_feed(g->r, data, len);
-    hs_event ev;
-    while (st >= 0 && (st = hs_reader_next(g->r, &ev)) == HS_EVENT) {
-        if ((st = hs_census_add_event(g->c, &ev)) != HS_OK ||
-            (st = hs_summary_add_event(g->s, &ev)) != HS_OK)
-            return g->status = st;
-    }
-    if (st == HS_DONE || st < 0)
-        return g->status = st;
-    return HS_OK;
-}
-
-/* hs_live_finish()'s steps on the general path's objects. */
-static int general_finish(general *g)
-{
-    int st = g->status < 0 ? g->status : hs_reader_finish(g->r);
-    if (st < 0)
-        return st;
-    hs_census_finish(g->c, st == HS_DONE);
-    hs_summary_finish(g->s);
-    return st;
-}
 
 static char *summary_json(hs_summary *s, bool snapshot)
 {
@@ -105,16 +51,11 @@ static bool same_events(const hs_summary *a, const hs_summary *b)
 }
 
 /* What either path shows after a chunk; false at the first difference. */
-static bool same_state(hs_live *l, general *g, bool summary)
+static bool same_state(hs_live *l, live_general *g, bool summary)
 {
-    const hs_census_info *a = hs_census_get_info(hs_live_census(l));
-    const hs_census_info *b = hs_census_get_info(g->c);
-    bool same = a->events == b->events && a->end_time_ns == b->end_time_ns &&
-                a->capabilities == b->capabilities &&
-                a->source == b->source &&
-                hs_census_sample_count(hs_live_census(l)) ==
-                    hs_census_sample_count(g->c);
+    bool same = live_general_same_state(g, l);
     CU_ASSERT(same);
+    const hs_census_info *b = hs_census_get_info(g->c);
     if (same && summary) {
         hs_live_metrics m;
         CU_ASSERT_EQUAL(hs_live_get_metrics(l, &m), HS_OK);
@@ -133,25 +74,22 @@ static bool compare(const char *name, const uint8_t *data, size_t len,
                     size_t chunk, size_t every)
 {
     hs_live *l = hs_live_new();
-    general g;
-    general_init(&g);
-    CU_ASSERT_FATAL(l != NULL);
+    live_general g;
+    CU_ASSERT_FATAL(l != NULL && live_general_init(&g, -1));
     bool same = true;
     size_t k = 0;
     for (size_t off = 0; off < len && same; off += chunk, k++) {
         size_t n = len - off < chunk ? len - off : chunk;
-        int a = hs_live_feed(l, data + off, n), b = general_feed(&g, data + off, n);
+        int a = hs_live_feed(l, data + off, n), b = live_general_feed(&g, data + off, n);
         CU_ASSERT_EQUAL(a, b);
         same = a == b && same_state(l, &g, every && k % every == 0);
         if (a != HS_OK)
             break;
     }
-    int a = hs_live_finish(l), b = general_finish(&g);
+    const hs_error *eb;
+    int a = hs_live_finish(l), b = live_general_finish(&g, &eb);
     CU_ASSERT_EQUAL(a, b);
-    const hs_error *ea = hs_live_error(l), *eb = hs_reader_error(g.r);
-    if (b < 0 && b == g.status && b != hs_reader_error(g.r)->code)
-        eb = b == hs_census_error(g.c)->code ? hs_census_error(g.c)
-                                              : hs_summary_error(g.s);
+    const hs_error *ea = hs_live_error(l);
     if (b < 0 || b == HS_TRUNCATED) {
         /* a cut inside a sample says so after the reader's words */
         CU_ASSERT_EQUAL(ea->offset, eb->offset);
@@ -172,7 +110,7 @@ static bool compare(const char *name, const uint8_t *data, size_t len,
     if (!same)
         printf("\n  %s (%zu bytes, chunks of %zu): the paths differ\n", name,
                len, chunk);
-    general_free(&g);
+    live_general_free(&g);
     hs_live_free(l);
     return same;
 }

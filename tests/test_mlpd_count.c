@@ -8,6 +8,7 @@
  * and on files with bytes corrupted one at a time and with runs of
  * continuation bytes (LEB128 values of nine, ten and more bytes).
  */
+#include "mlpd_counted.h"
 #include "testutil.h"
 
 #include <heapscope/heapscope.h>
@@ -21,37 +22,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-typedef struct outcome {
-    uint64_t counts[256];
-    int st;
-    hs_error err;
-    uint64_t skipped, offset, buffers;
-    char warning[256];
-} outcome;
-
-static int count_event(void *user, const hs_mlpd_event *ev)
-{
-    uint64_t *counts = user;
-    if (ev->kind != HS_MLPD_BUFFER)
-        counts[ev->byte]++;
-    return 0;
-}
+typedef mlpd_counted outcome;
 
 /* Reads fd to its end, by counting or event by event. */
 static void outcome_of(int fd, bool walker, outcome *o)
 {
-    memset(o, 0, sizeof *o);
-    hs_mlpd_reader *r = hs_mlpd_reader_new();
-    o->st = walker ? hs_mlpd_read_fd_count(r, fd, o->counts)
-                   : hs_mlpd_read_fd(r, fd, count_event, o->counts);
-    o->err = *hs_mlpd_reader_error(r);
-    o->skipped = hs_mlpd_reader_skipped(r);
-    if (hs_mlpd_reader_skip_warning(r))
-        snprintf(o->warning, sizeof o->warning, "%s",
-                 hs_mlpd_reader_skip_warning(r));
-    o->offset = hs_mlpd_reader_offset(r);
-    o->buffers = hs_mlpd_reader_buffers(r);
-    hs_mlpd_reader_free(r);
+    mlpd_counted_read(fd, walker, o);
 }
 
 /* One temporary file, rewritten for each input. */
@@ -98,13 +74,7 @@ static int chunks_of(const uint8_t *data, size_t n, size_t chunk, pid_t *pid)
 
 static bool same_outcome(const outcome *a, const outcome *b, const char *what)
 {
-    bool same = a->st == b->st && a->err.code == b->err.code &&
-                a->err.offset == b->err.offset &&
-                a->err.event_index == b->err.event_index &&
-                !strcmp(a->err.message, b->err.message) &&
-                a->skipped == b->skipped && !strcmp(a->warning, b->warning) &&
-                a->offset == b->offset && a->buffers == b->buffers &&
-                !memcmp(a->counts, b->counts, sizeof a->counts);
+    bool same = mlpd_counted_same(a, b);
     if (!same)
         fprintf(stderr, "\n%s: counting gives st %d \"%s\" at %llu (event "
                 "%llu), %llu skipped; the events give st %d \"%s\" at %llu "

@@ -52,6 +52,9 @@ void hs__mlpd_decoder_free(mlpd_decoder *d);
 /* For tests: true sends every event through the general decoder, so that
  * its results can be compared with the fast path's (false, the default). */
 extern bool hs__mlpd_general_only;
+/* For tests: true makes hs_mlpd_read_fd_count() walk the portable way even
+ * on a processor with BMI2, so that the two walkers can be compared. */
+extern bool hs__mlpd_count_portable;
 
 /* --- read_mlpd.c: the reader, shared with read_mlpd_api.c ------------- */
 

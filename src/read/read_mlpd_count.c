@@ -336,6 +336,8 @@ static int count_chunk(hs_mlpd_reader *r, void *user)
     }
 }
 
+bool hs__mlpd_count_portable;
+
 int hs_mlpd_read_fd_count(hs_mlpd_reader *r, int fd, uint64_t *counts)
 {
     count_ctx *cx = hs_malloc(r->alloc, sizeof *cx);
@@ -343,7 +345,7 @@ int hs_mlpd_read_fd_count(hs_mlpd_reader *r, int fd, uint64_t *counts)
         return hs__mlpd_fail(r, HS_ERR_NOMEM, r->consumed, "out of memory");
     cx->counts = counts;
 #ifdef FAST_WALK
-    cx->fast = __builtin_cpu_supports("bmi2");
+    cx->fast = !hs__mlpd_count_portable && __builtin_cpu_supports("bmi2");
 #else
     cx->fast = false;
 #endif

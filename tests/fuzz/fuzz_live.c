@@ -35,12 +35,17 @@
  *    with the same code, offset and message as the batch load; with
  *    compaction the first and last sample times are the batch ones and no
  *    peak is lost;
+ *  - without compaction, after every piece fed, the one pass agrees with
+ *    the reader's events handed one by one to a census and a summary
+ *    (live_compare.c): status, events, end time, capabilities, samples;
+ *    at the end the status, error offset and message, CSV and summary;
  *  - a socket source sends eventlog-socket's census request intact, ends
  *    at the peer's close and reconnects.
  */
 #include "fuzz_common.h"
 #include "fuzz_report.h"
 #include "textcheck.h"
+#include "live_compare.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -129,6 +134,7 @@ typedef struct run {
     size_t max_samples, keep_recent, name_limit;
     hs_live_metrics last;  /* the previous pause's figures */
     bool looked;           /* a pause rendered the census and summary */
+    live_general gen;      /* the event-by-event path (no compaction) */
     uint8_t buf[MAX_PIECE];
 } run;
 
@@ -151,6 +157,7 @@ static void feed(run *r, const void *p, size_t n)
         return; /* the watch loop stops feeding, as here */
     r->fed += n;
     r->status = hs_live_feed(r->live, p, n);
+    live_compare_feed(&r->gen, r->live, r->status, p, n);
     CHECK(r->status == HS_OK || r->status == HS_DONE || r->status < 0);
 }
 
@@ -493,7 +500,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         r.name_limit = next_rand(&r.rng) % 40;
         hs_live_set_name_limit(r.live, (unsigned)r.name_limit);
     }
+    if (!(r.mode & 4))
+        CHECK(live_general_init(&r.gen,
+                                r.mode & 32 ? (long)r.name_limit : -1));
     if (!open_transport(&r)) {
+        live_general_free(&r.gen);
         hs_live_free(r.live);
         return 0;
     }
@@ -518,6 +529,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int fin = hs_live_finish(r.live);
     CHECK(fin == HS_DONE || fin == HS_TRUNCATED || fin < 0);
     CHECK(hs_live_finish(r.live) == HS_ERR_MISUSE);
+    live_compare_finish(&r.gen, r.live, fin);
+    live_general_free(&r.gen);
     /* Only an eventlog is a live stream; the batch load would take other
      * bytes as a .hp file. Bytes after the data-end marker are the live
      * mode's to ignore, and the batch load ignores them too. */

@@ -3,12 +3,19 @@
  *
  * Input: one mode byte, then the bytes of a (possibly hostile) .mlpd. With
  * mode bit 6 the bytes are first gzip-compressed here, so that mutations
- * reach the gzip path as valid streams of odd content. The file is decoded
+ * reach the gzip path as valid streams of odd content (bytes that are a
+ * gzip stream already are left so: their compressed bytes mutate, and a
+ * corrupt symbol sends ISA-L's call back to be replayed a byte at a time,
+ * which the chunked passes below must agree with). The file is decoded
  * whole, in fixed chunks of 1 to 16 bytes (x64 for inputs over 16 KiB)
  * and (bit 4) in pseudo-random
  * chunks with empty feeds; every chunk sits at the end of its allocation,
  * so AddressSanitizer catches a read past it. The passes must agree on
- * every event (all fields, pointers followed) and on the final status.
+ * every event (all fields, pointers followed) and on the final status,
+ * and so must the whole pass through the general decoder alone
+ * (hs__mlpd_general_only: the ALLOC fast path off). Counting from a memfd
+ * (hs_mlpd_read_fd_count(), its BMI2 walker and its portable one) gives
+ * what hs_mlpd_read_fd() gives: counts, status, error, skipped buffers.
  * Then (bit 5) the bytes load into a census by class and by assembly,
  * heap shots and allocation intervals, and every renderer draws it: the
  * folded stacks of each census (their weights adding up to the census's
@@ -31,6 +38,8 @@
 #include "fuzz_report.h"
 #include "../mlpdhash.h"
 #include "../evhash.h"
+#include "../mlpd_counted.h"
+#include "read/read_mlpd.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -113,6 +122,33 @@ static void same(const outcome *a, const outcome *b)
     CHECK(a->n == b->n && a->hash == b->hash && a->status == b->status);
     CHECK(a->err_code == b->err_code && a->err_offset == b->err_offset);
     CHECK(a->skipped == b->skipped);
+}
+
+/* Reads data from a memfd: walker 0 event by event, 1 by counting (BMI2
+ * where the processor has it), 2 by counting the portable way. False when
+ * no memfd could be made. */
+static bool count_fd(const uint8_t *data, size_t size, int walker,
+                     mlpd_counted *o)
+{
+    int fd = mem_fd(data, size);
+    if (fd < 0)
+        return false;
+    hs__mlpd_count_portable = walker == 2;
+    mlpd_counted_read(fd, walker != 0, o);
+    hs__mlpd_count_portable = false;
+    close(fd);
+    return true;
+}
+
+/* The counting walkers (both ways) give what the events give. */
+static void check_counting(const uint8_t *data, size_t size)
+{
+    static mlpd_counted want, got;
+    if (!count_fd(data, size, 0, &want))
+        return;
+    for (int walker = 1; walker <= 2; walker++)
+        if (count_fd(data, size, walker, &got))
+            CHECK(mlpd_counted_same(&want, &got));
 }
 
 /* data gzip-compressed into a new allocation (*out_len bytes). */
@@ -237,11 +273,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data++;
     size--;
     uint8_t *zipped = NULL;
-    if (mode & 0x40) {
+    /* bit 6: gzip-compressed here, unless the bytes are a gzip stream
+     * already, whose compressed bytes the fuzzer then mutates */
+    if ((mode & 0x40) && !(size >= 2 && data[0] == 0x1f && data[1] == 0x8b)) {
         zipped = gzip(data, size, &size);
         data = zipped;
     }
     outcome whole = decode(data, size, 0, 0);
+    /* the ALLOC fast path against the general decoder */
+    hs__mlpd_general_only = true;
+    outcome general = decode(data, size, 0, 0);
+    hs__mlpd_general_only = false;
+    same(&whole, &general);
+    check_counting(data, size);
     /* Chunks of 1 to 16 bytes on small inputs; on large ones (where an
      * event cut by every chunk edge is decoded again each time, quadratic
      * in its size) 64 times that, to keep the fuzzer fast. The unit tests
