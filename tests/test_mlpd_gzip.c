@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 typedef struct {
     uint64_t n, last, hash;
@@ -106,6 +107,71 @@ static void test_churn_killed(void)
     spoil_through("churn-killed-zip.mlpd.gz", 16);
 }
 
+/* The sample's gzip header rebuilt with the flags given: an extra field, a
+ * name, a comment, a header CRC (right, or wrong when bad_crc). */
+static uint8_t *with_header(const uint8_t *gz, size_t len, uint8_t flags,
+                            bool bad_crc, size_t *out_len)
+{
+    uint8_t *out = malloc(len + 64);
+    CU_ASSERT_FATAL(out != NULL);
+    size_t n = 0;
+    memcpy(out, gz, 10);
+    out[3] = flags;
+    n = 10;
+    if (flags & 0x04) {
+        memcpy(out + n, "\x06" "\x00" "abcdef", 8);
+        n += 8;
+    }
+    if (flags & 0x08) {
+        memcpy(out + n, "name.mlpd", 10);
+        n += 10;
+    }
+    if (flags & 0x10) {
+        memcpy(out + n, "a comment", 10);
+        n += 10;
+    }
+    if (flags & 0x02) {
+        uint32_t crc = (uint32_t)crc32(0, out, (unsigned)n) ^ (bad_crc ? 1 : 0);
+        out[n++] = (uint8_t)crc;
+        out[n++] = (uint8_t)(crc >> 8);
+    }
+    memcpy(out + n, gz + 10, len - 10);
+    *out_len = n + len - 10;
+    return out;
+}
+
+/* Every optional header field, whole and a byte at a time: read alike and
+ * in full; a wrong header CRC and reserved flags refused alike. */
+static void test_header_fields(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mono/churn-killed-zip.mlpd.gz",
+             tu_samples_dir());
+    size_t len;
+    uint8_t *gz = tu_slurp(path, &len);
+    CU_ASSERT_FATAL(gz != NULL && len > 10 && gz[3] == 0);
+    outcome plain = read_in_pieces(gz, len, len);
+    static const struct { uint8_t flags; bool bad_crc; bool ok; } cases[] = {
+        {0x02, false, true}, {0x04, false, true}, {0x08, false, true},
+        {0x10, false, true}, {0x1e, false, true}, {0x1e, true, false},
+        {0x02, true, false}, {0x20, false, false}, {0xff, false, false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n;
+        uint8_t *d = with_header(gz, len, cases[i].flags, cases[i].bad_crc, &n);
+        outcome whole = read_in_pieces(d, n, n);
+        outcome bytes = read_in_pieces(d, n, 1);
+        same(&whole, &bytes, "header", cases[i].flags, 1);
+        if (cases[i].ok) {
+            CU_ASSERT(whole.n == plain.n && whole.status == plain.status);
+        } else {
+            CU_ASSERT(whole.n == 0 && whole.status < 0 &&
+                      strstr(whole.message, "gzip stream is corrupt"));
+        }
+        free(d);
+    }
+    free(gz);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -113,6 +179,8 @@ int main(void)
          test_sites_alloc},
         {"churn-killed-zip spoiled reads alike in any pieces",
          test_churn_killed},
+        {"optional gzip header fields, whole and a byte at a time",
+         test_header_fields},
         {NULL, NULL},
     };
     return tu_main("mlpd_gzip", NULL, NULL, tests);

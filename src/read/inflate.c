@@ -10,9 +10,8 @@
 
 #if HS_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
-#else
-#include <zlib.h>
 #endif
+#include <zlib.h>
 
 struct hs_inflater {
     const hs_allocator *alloc;
@@ -20,6 +19,10 @@ struct hs_inflater {
 #if HS_HAVE_ISAL
     struct inflate_state s;
     struct inflate_state before; /* s as the current call found it */
+    /* the member's gzip header, read here (see gzip_header) */
+    unsigned hstage, hgot, xlen;
+    uint8_t flg, fixed[10];
+    uint32_t hcrc;
 #else
     z_stream s;
 #endif
@@ -31,6 +34,96 @@ uint64_t hs__inflater_total_in(const hs_inflater *z)
 }
 
 #if HS_HAVE_ISAL
+
+/*
+ * The gzip header (RFC 1952) is read here, a byte at a time, and ISA-L
+ * given the deflate data and the trailer alone (ISAL_GZIP_NO_HDR_VER):
+ * ISA-L 2.30's own header reader checks a header's CRC (FHCRC) only over
+ * the bytes of the call, so a header that arrives in pieces failed, and it
+ * reads fields of a header struct it leaves uninitialised (valgrind). The
+ * rules and words are zlib's, so both engines refuse the same headers.
+ */
+enum { H_FIXED, H_XLEN, H_EXTRA, H_NAME, H_COMMENT, H_HCRC, H_DONE };
+#define FHCRC 0x02
+#define FEXTRA 0x04
+#define FNAME 0x08
+#define FCOMMENT 0x10
+
+/* The stage after `from`, by the flags. */
+static unsigned next_stage(const hs_inflater *z, unsigned from)
+{
+    static const uint8_t flag[] = {0, FEXTRA, FEXTRA, FNAME, FCOMMENT, FHCRC};
+    unsigned st = from + 1;
+    if (st == H_EXTRA)
+        st = z->xlen ? H_EXTRA : H_NAME;
+    while (st < H_DONE && !(z->flg & flag[st]))
+        st++;
+    return st;
+}
+
+/* One header byte; a message when the header is refused. */
+static const char *header_byte(hs_inflater *z, uint8_t b)
+{
+    if (z->hstage != H_HCRC)
+        z->hcrc = (uint32_t)crc32(z->hcrc, &b, 1);
+    switch (z->hstage) {
+    case H_FIXED:
+        z->fixed[z->hgot++] = b;
+        if ((z->hgot == 1 && b != 0x1f) || (z->hgot == 2 && b != 0x8b))
+            return "incorrect header check";
+        if (z->hgot == 3 && b != 8)
+            return "unknown compression method";
+        if (z->hgot == 4 && (b & 0xe0))
+            return "unknown header flags set";
+        if (z->hgot < 10)
+            return NULL;
+        z->flg = z->fixed[3];
+        z->hgot = 0;
+        z->xlen = 0;
+        z->hstage = next_stage(z, H_FIXED);
+        return NULL;
+    case H_XLEN:
+        z->xlen |= (unsigned)b << (8 * z->hgot++);
+        if (z->hgot == 2) {
+            z->hgot = 0;
+            z->hstage = next_stage(z, H_XLEN);
+        }
+        return NULL;
+    case H_EXTRA:
+        if (++z->hgot == z->xlen) {
+            z->hgot = 0;
+            z->hstage = next_stage(z, H_EXTRA);
+        }
+        return NULL;
+    case H_NAME:
+    case H_COMMENT:
+        if (!b)
+            z->hstage = next_stage(z, z->hstage);
+        return NULL;
+    case H_HCRC:
+        z->fixed[z->hgot++] = b;
+        if (z->hgot < 2)
+            return NULL;
+        if ((z->fixed[0] | (unsigned)z->fixed[1] << 8) != (z->hcrc & 0xffff))
+            return "header crc mismatch";
+        z->hstage = H_DONE;
+        return NULL;
+    }
+    return NULL;
+}
+
+/* Reads header bytes from in; the bytes taken, *msg set on a refusal. */
+static size_t gzip_header(hs_inflater *z, const uint8_t *in, size_t len,
+                          const char **msg)
+{
+    size_t i = 0;
+    if (z->hstage == H_FIXED && z->hgot == 0)
+        z->hcrc = (uint32_t)crc32(0, NULL, 0);
+    while (i < len && z->hstage != H_DONE)
+        if ((*msg = header_byte(z, in[i++])) != NULL)
+            break;
+    return i;
+}
 
 const char *hs__inflater_engine(void)
 {
@@ -45,7 +138,9 @@ hs_inflater *hs__inflater_new(const hs_allocator *alloc)
     z->alloc = alloc;
     z->total_in = 0;
     isal_inflate_init(&z->s);
-    z->s.crc_flag = ISAL_GZIP;
+    z->s.crc_flag = ISAL_GZIP_NO_HDR_VER;
+    z->hstage = H_FIXED;
+    z->hgot = 0;
     return z;
 }
 
@@ -58,7 +153,9 @@ void hs__inflater_free(hs_inflater *z)
 bool hs__inflater_next_member(hs_inflater *z)
 {
     isal_inflate_reset(&z->s);
-    z->s.crc_flag = ISAL_GZIP;
+    z->s.crc_flag = ISAL_GZIP_NO_HDR_VER;
+    z->hstage = H_FIXED;
+    z->hgot = 0;
     return true;
 }
 
@@ -137,9 +234,36 @@ static int bytewise(hs_inflater *z, const uint8_t *in, size_t avail,
     return z->s.block_state == ISAL_BLOCK_FINISH ? HS_INF_END : HS_INF_OK;
 }
 
+static int run_deflate(hs_inflater *z, const uint8_t *in, size_t in_len,
+                       size_t *in_used, uint8_t *out, size_t out_cap,
+                       size_t *out_got, const char **msg);
+
 int hs__inflater_run(hs_inflater *z, const uint8_t *in, size_t in_len,
                      size_t *in_used, uint8_t *out, size_t out_cap,
                      size_t *out_got, const char **msg)
+{
+    size_t head = 0;
+    if (z->hstage != H_DONE) {
+        *msg = NULL;
+        head = gzip_header(z, in, in_len, msg);
+        z->total_in += head;
+        if (*msg || z->hstage != H_DONE) {
+            *in_used = head;
+            *out_got = 0;
+            return *msg ? HS_INF_CORRUPT : HS_INF_OK;
+        }
+        in += head;
+        in_len -= head;
+    }
+    int st = run_deflate(z, in, in_len, in_used, out, out_cap, out_got, msg);
+    *in_used += head;
+    return st;
+}
+
+/* hs__inflater_run() past the header. */
+static int run_deflate(hs_inflater *z, const uint8_t *in, size_t in_len,
+                       size_t *in_used, uint8_t *out, size_t out_cap,
+                       size_t *out_got, const char **msg)
 {
     uint32_t avail = in_len > UINT32_MAX ? UINT32_MAX : (uint32_t)in_len;
     uint32_t room = out_cap > UINT32_MAX ? UINT32_MAX : (uint32_t)out_cap;
