@@ -138,9 +138,7 @@ hs_inflater *hs__inflater_new(const hs_allocator *alloc)
     z->alloc = alloc;
     z->total_in = 0;
     isal_inflate_init(&z->s);
-    z->s.crc_flag = ISAL_GZIP_NO_HDR_VER;
-    z->hstage = H_FIXED;
-    z->hgot = 0;
+    hs__inflater_next_member(z);
     return z;
 }
 
@@ -234,9 +232,24 @@ static int bytewise(hs_inflater *z, const uint8_t *in, size_t avail,
     return z->s.block_state == ISAL_BLOCK_FINISH ? HS_INF_END : HS_INF_OK;
 }
 
+/* hs__inflater_run() past the header. */
 static int run_deflate(hs_inflater *z, const uint8_t *in, size_t in_len,
                        size_t *in_used, uint8_t *out, size_t out_cap,
-                       size_t *out_got, const char **msg);
+                       size_t *out_got, const char **msg)
+{
+    uint32_t avail = in_len > UINT32_MAX ? UINT32_MAX : (uint32_t)in_len;
+    uint32_t room = out_cap > UINT32_MAX ? UINT32_MAX : (uint32_t)out_cap;
+    if (avail < BYTEWISE_BELOW)
+        return bytewise(z, in, avail, in_used, out, room, out_got, msg);
+    memcpy(&z->before, &z->s, sizeof z->s);
+    int rc = isal_step(z, in, avail, out, room, in_used, out_got);
+    if (rc < 0) {
+        memcpy(&z->s, &z->before, sizeof z->s);
+        return bytewise(z, in, avail, in_used, out, room, out_got, msg);
+    }
+    z->total_in += *in_used;
+    return z->s.block_state == ISAL_BLOCK_FINISH ? HS_INF_END : HS_INF_OK;
+}
 
 int hs__inflater_run(hs_inflater *z, const uint8_t *in, size_t in_len,
                      size_t *in_used, uint8_t *out, size_t out_cap,
@@ -258,25 +271,6 @@ int hs__inflater_run(hs_inflater *z, const uint8_t *in, size_t in_len,
     int st = run_deflate(z, in, in_len, in_used, out, out_cap, out_got, msg);
     *in_used += head;
     return st;
-}
-
-/* hs__inflater_run() past the header. */
-static int run_deflate(hs_inflater *z, const uint8_t *in, size_t in_len,
-                       size_t *in_used, uint8_t *out, size_t out_cap,
-                       size_t *out_got, const char **msg)
-{
-    uint32_t avail = in_len > UINT32_MAX ? UINT32_MAX : (uint32_t)in_len;
-    uint32_t room = out_cap > UINT32_MAX ? UINT32_MAX : (uint32_t)out_cap;
-    if (avail < BYTEWISE_BELOW)
-        return bytewise(z, in, avail, in_used, out, room, out_got, msg);
-    memcpy(&z->before, &z->s, sizeof z->s);
-    int rc = isal_step(z, in, avail, out, room, in_used, out_got);
-    if (rc < 0) {
-        memcpy(&z->s, &z->before, sizeof z->s);
-        return bytewise(z, in, avail, in_used, out, room, out_got, msg);
-    }
-    z->total_in += *in_used;
-    return z->s.block_state == ISAL_BLOCK_FINISH ? HS_INF_END : HS_INF_OK;
 }
 
 #else /* zlib */
