@@ -1,22 +1,38 @@
 #include "evhash.h"
 
+#include <string.h>
+
 #define FNV_PRIME 1099511628211ull
+
+/* A word at a time, not FNV-1a's byte at a time: the tests hash every
+ * event of every sample many times over (and under ASan), and a multiply
+ * per byte was half their time. Each step is a bijection of the running
+ * value for a given word, so any one changed word changes the result. */
+static inline uint64_t evh_step(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * FNV_PRIME;
+    return h ^ (h >> 32);
+}
 
 void evh_mix(uint64_t *h, const void *p, size_t n)
 {
     const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) {
-        *h ^= b[i];
-        *h *= FNV_PRIME;
+    uint64_t x = *h, w;
+    for (; n >= 8; b += 8, n -= 8) {
+        memcpy(&w, b, 8);
+        x = evh_step(x, w);
     }
+    if (n) { /* the tail, with its length in the byte it cannot fill */
+        w = 0;
+        memcpy(&w, b, n);
+        x = evh_step(x, w ^ (uint64_t)n << 56);
+    }
+    *h = x;
 }
 
 void evh_mixu(uint64_t *h, uint64_t v)
 {
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    evh_mix(h, b, 8);
+    *h = evh_step(*h, v);
 }
 
 void evh_mixs(uint64_t *h, hs_str s)
