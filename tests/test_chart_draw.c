@@ -1,8 +1,8 @@
 /*
  * Tests of what the chart draws and what drawing costs: the heap lines'
  * own panel (bands fill their panel's height, read back from the PNG's
- * pixels), the memory a 10 MB band name costs, and charts drawn at once in
- * several threads alike.
+ * pixels), the memory a 10 MB band name costs, charts drawn at once in
+ * several threads alike, and the page given the chart its caller drew.
  */
 #include <heapscope/heapscope.h>
 
@@ -24,6 +24,7 @@
 #endif
 
 #include <errno.h>
+#include <glob.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,104 @@ static void test_threads_draw_alike(void)
     hs_census_free(c);
 }
 
+/* hs_render_page into *m (emptied first). */
+static int page(const hs_census *c, const hs_page_options *o, hs_membuf *m)
+{
+    hs_membuf_free(m);
+    hs_sink s = hs_membuf_sink(m);
+    return hs_render_page(c, &s, o);
+}
+
+/* The page given chart_svg is the page drawing its own (but for cairo's
+ * surface number), titled by the run's command line and, when `titled`,
+ * with a title of its own too. */
+static void check_given_chart(const hs_census *c, const char *input,
+                              const char *svg, unsigned bands,
+                              bool titled_too)
+{
+    hs_membuf own = {0}, given = {0};
+    hs_page_options po;
+    hs_page_options_init(&po);
+    po.input = input;
+    po.bands = bands;
+    for (int titled = 0; titled < 1 + titled_too; titled++) {
+        po.title = titled ? "a title of the page's own" : NULL;
+        po.chart_svg = NULL;
+        CU_ASSERT_EQUAL(page(c, &po, &own), HS_OK);
+        po.chart_svg = svg;
+        CU_ASSERT_EQUAL(page(c, &po, &given), HS_OK);
+        if (!same_drawing(&own, &given)) {
+            CU_FAIL("the page given its chart differs");
+            printf("\n  %s (%s title)\n", input, titled ? "own" : "run's");
+        }
+    }
+    hs_membuf_free(&own);
+    hs_membuf_free(&given);
+}
+
+/* A page given the chart report drew for NAME.svg (hs_page_options.
+ * chart_svg) embeds it, and is the page that draws its own, on every
+ * sample; a page whose chart is titled otherwise (a title of its own, or
+ * a run without its command line, titled by its input's name, where the
+ * chart says "heap profile") draws its own. */
+static void test_page_given_chart(void)
+{
+    const char *root = getenv("HEAPSCOPE_SOURCE_DIR");
+    char pat[4096];
+    glob_t g;
+    size_t seen = 0;
+    hs_membuf svg = {0};
+    hs_chart_options co;
+    hs_chart_options_init(&co);
+    for (int k = 0; k < 2; k++) {
+        static const char *const pats[] = {"samples/*.eventlog",
+                                           "samples/*.hp"};
+        snprintf(pat, sizeof pat, "%s/%s", root ? root : ".", pats[k]);
+        if (glob(pat, 0, NULL, &g) != 0)
+            continue;
+        /* every eventlog; of the .hp files (the same runs, as the
+         * runtime wrote them) three, to stay under a second */
+        for (size_t i = 0; i < g.gl_pathc && (k == 0 || i < 3); i++) {
+            const char *rel = g.gl_pathv[i] + strlen(pat) - strlen(pats[k]);
+            hs_census *c = census_file(rel);
+            /* after the first, two bands: cairo's SVG writing is most
+             * of the cost */
+            co.bands = seen ? 2 : 15;
+            if (c && hs_census_sample_count(c) &&
+                render(c, &co, &svg) == HS_OK)
+                check_given_chart(c, rel, svg.data, co.bands, seen++ == 0);
+            hs_census_free(c);
+        }
+        globfree(&g);
+    }
+    CU_ASSERT(seen >= 15 || !seen);
+    /* the given chart is the one embedded */
+    hs_census *c = census_hp_text("JOB \"prog +RTS -hy\"\n"
+                                  "SAMPLE_UNIT \"seconds\"\n"
+                                  "VALUE_UNIT \"bytes\"\n"
+                                  "BEGIN_SAMPLE 0.1\nInt\t100\n"
+                                  "END_SAMPLE 0.1\n");
+    hs_membuf m = {0};
+    hs_page_options po;
+    hs_page_options_init(&po);
+    po.chart_svg = "<svg><!-- given --></svg>";
+    CU_ASSERT_EQUAL(page(c, &po, &m), HS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.data, po.chart_svg));
+    hs_census_free(c);
+    /* a run without its command line: the page's chart has the input's
+     * name for a title */
+    c = census_hp_text("JOB \"\"\nSAMPLE_UNIT \"seconds\"\n"
+                       "VALUE_UNIT \"bytes\"\n"
+                       "BEGIN_SAMPLE 0.1\nInt\t100\nChar\t40\n"
+                       "END_SAMPLE 0.1\nBEGIN_SAMPLE 0.2\nInt\t300\n"
+                       "END_SAMPLE 0.2\n");
+    CU_ASSERT_EQUAL_FATAL(render(c, &co, &svg), HS_OK);
+    check_given_chart(c, "nameless.hp", svg.data, co.bands, true);
+    hs_census_free(c);
+    hs_membuf_free(&m);
+    hs_membuf_free(&svg);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -352,6 +451,7 @@ int main(void)
         {"a 10 MB band name", test_huge_label_memory},
         {"threads draw alike, each with its own fonts",
          test_threads_draw_alike},
+        {"the page given its chart", test_page_given_chart},
         {NULL, NULL},
     };
     return tu_main("chart_draw", NULL, NULL, tests);

@@ -131,6 +131,20 @@ typedef struct hs_page_options {
     const char *notice;
 
     bool no_inline_chart;     /* leave out the SVG chart for no-JS readers */
+
+    /*
+     * The inline chart already drawn, or NULL: the SVG document
+     * hs_render_chart() wrote for the same census with the page's bands,
+     * include, exclude, sort and kind, SVG at the default size and no
+     * title of its own. A caller that writes that chart anyway (`report`
+     * writes NAME.svg) gives it here, and the page embeds it instead of
+     * drawing the same chart again, when the chart's title is the page's:
+     * without opt->title, for a run that gives its command line. Otherwise
+     * the page draws its own. The bytes are the same either way, but for
+     * the number in cairo's id="surfaceN", which counts the surfaces the
+     * process has made.
+     */
+    const char *chart_svg;
 } hs_page_options;
 
 /* Fills *opt with the defaults: 15 bands, size sort, area, no GC tab. */

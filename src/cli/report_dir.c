@@ -36,6 +36,7 @@ typedef struct report_file {
     what w;
     const hs_page_link *links; /* the page's links to the other files */
     size_t nlinks;
+    hs_membuf *svg; /* the SVG chart as written, for the page to embed */
 } report_file;
 
 /* Whether this run writes output w for census c. */
@@ -66,6 +67,21 @@ void report_set_init(report_set *s)
     s->kind = co.kind;
 }
 
+/* The SVG chart, kept in j->svg for the page, which embeds the same
+ * chart (hs_page_options.chart_svg): drawn once for both. */
+static int render_svg(const hs_census *c, hs_sink *out, const report_file *j,
+                      const hs_chart_options *co)
+{
+    hs_membuf_free(j->svg);
+    hs_sink ms = hs_membuf_sink(j->svg);
+    int st = hs_render_chart(c, &ms, co);
+    if (st == HS_OK)
+        st = hs_sink_write(out, j->svg->data, j->svg->len);
+    if (st != HS_OK)
+        hs_membuf_free(j->svg);
+    return st;
+}
+
 static int render(const hs_census *c, hs_sink *out, const void *arg)
 {
     const report_file *j = arg;
@@ -87,8 +103,9 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
     hs_ticky_options to;
     switch (j->w) {
     case W_SVG:
+        return render_svg(c, out, j, &co);
     case W_PDF:
-        co.format = j->w == W_SVG ? HS_CHART_SVG : HS_CHART_PDF;
+        co.format = HS_CHART_PDF;
         return hs_render_chart(c, out, &co);
     case W_HP: return hs_render_hp(c, out);
     case W_CSV: return hs_render_csv(c, out, HS_CSV_LONG);
@@ -119,6 +136,7 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
         po.gc_json = s->gc_json;
         po.links = j->links;
         po.nlinks = j->nlinks;
+        po.chart_svg = j->svg->data;
         return hs_render_page(c, out, &po);
     }
     return HS_ERR_INVALID;
@@ -351,12 +369,12 @@ static int write_report_file(const char *path, const void *arg)
  * memory. A file that is the input is left alone, said when wanted. */
 static bool plan_file(const hs_census *c, const report_set *set, size_t i,
                       set_file *file, report_file *rf, hs_page_link *links,
-                      size_t *nlinks)
+                      size_t *nlinks, hs_membuf *svg)
 {
     char *final = join(set->dir, set->base, outputs[i].ext);
     char *name = join(NULL, set->base, outputs[i].ext);
     bool want = wanted(c, set, outputs[i].w);
-    *rf = (report_file){c, set, outputs[i].w, links, 0};
+    *rf = (report_file){c, set, outputs[i].w, links, 0, svg};
     *file = (set_file){name, SET_REMOVE, write_report_file, rf};
     if (final && is_input(set, final)) {
         if (want)
@@ -378,8 +396,9 @@ int report_dir_write(const hs_census *c, const report_set *set)
     hs_page_link links[NOUT];
     size_t nlinks = 0;
     bool ok = true;
+    hs_membuf svg = {0};
     for (size_t i = 0; i < NOUT; i++)
-        ok &= plan_file(c, set, i, &files[i], &rf[i], links, &nlinks);
+        ok &= plan_file(c, set, i, &files[i], &rf[i], links, &nlinks, &svg);
     for (size_t i = 0; i < NOUT; i++)
         rf[i].nlinks = nlinks;
     int rc = ok ? cli_check_charts() : EXIT_INTERNAL;
@@ -389,5 +408,6 @@ int report_dir_write(const hs_census *c, const report_set *set)
         rc = dir_set_write(set->dir, set->shown_dir, files, NOUT, set->quiet);
     for (size_t i = 0; i < NOUT; i++)
         free((char *)files[i].name);
+    hs_membuf_free(&svg);
     return rc;
 }

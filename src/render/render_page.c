@@ -108,6 +108,16 @@ static int put_subtitle(hs_sink *o, const page *pg)
     return rc;
 }
 
+/* Whether opt->chart_svg is the chart the page would draw: a page of one
+ * run, titled as the chart is by default, the run's command line. */
+static bool chart_given(const page *pg)
+{
+    if (!pg->opt->chart_svg || pg->after || pg->opt->title)
+        return false;
+    size_t job = hs_render_hp_job(pg->c, NULL, 0);
+    return job > 0 && job != SIZE_MAX;
+}
+
 /* The SVG chart inline, without its XML declaration. */
 static int put_chart(hs_sink *o, const page *pg)
 {
@@ -116,6 +126,7 @@ static int put_chart(hs_sink *o, const page *pg)
         return HS_OK;
     hs_membuf m = {0};
     hs_sink ms = hs_membuf_sink(&m);
+    bool given = chart_given(pg);
     hs_chart_options co;
     hs_chart_options_init(&co);
     co.format = HS_CHART_SVG;
@@ -125,8 +136,8 @@ static int put_chart(hs_sink *o, const page *pg)
     co.sort = pg->opt->sort;
     co.kind = pg->opt->kind;
     co.title = pg->title;
-    int st = hs_render_chart(pg->c, &ms, &co);
-    const char *svg = m.data ? m.data : "";
+    int st = given ? HS_OK : hs_render_chart(pg->c, &ms, &co);
+    const char *svg = given ? pg->opt->chart_svg : m.data ? m.data : "";
     if (strncmp(svg, "<?xml", 5) == 0) {
         const char *nl = strchr(svg, '\n');
         svg = nl ? nl + 1 : svg + strlen(svg);
