@@ -14,5 +14,7 @@ void test_paths_corrupt(void);
 /* Band orders that change from sample to sample, against the census
  * the test works out itself. */
 void test_paths_orders(void);
+/* A band line refused by the census in the middle of a run. */
+void test_paths_refused(void);
 
 #endif

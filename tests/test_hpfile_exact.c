@@ -367,6 +367,7 @@ int main(void)
         {"cut at every byte: fast and general paths agree", test_paths_cuts},
         {"a corrupt byte anywhere: the paths agree", test_paths_corrupt},
         {"band orders changing under the guess", test_paths_orders},
+        {"a line refused in the middle of a run", test_paths_refused},
         {NULL, NULL},
     };
     return tu_main("hpfile_exact", NULL, NULL, tests);

@@ -389,12 +389,6 @@ static inline size_t fast_band(const char *s, size_t n, size_t *tab,
     return j + 1;
 }
 
-/*
- * The run of runtime band lines at the start of s[0 .. n), inside a
- * sample (where a line with a TAB is always a band), reported one by one
- * with the line count and offsets kept in locals: the bytes they took.
- * *st is a callback's error, the parser then at the line it stopped on.
- */
 /* The parser moved on by bytes and lines, to the start of a line. */
 static void advance(hs_hp_parser *p, size_t bytes, uint64_t lines)
 {
@@ -403,15 +397,41 @@ static void advance(hs_hp_parser *p, size_t bytes, uint64_t lines)
     p->line_off = p->offset;
 }
 
+/* Band lines handed over at once (hs_hp_callbacks.bands). */
+#define RUN_LINES 64
+
+/* run[0 .. n) to the callbacks: the status, the lines taken before the
+ * one that failed in *done. */
+static int hand_over(hs_hp_parser *p, const hs_hp_band *run, size_t n,
+                     size_t *done)
+{
+    if (p->cb.bands)
+        return p->cb.bands(p->cb.user, run, n, done);
+    for (*done = 0; *done < n; ++*done) {
+        int st = p->cb.band(p->cb.user, run[*done].name, run[*done].len,
+                            run[*done].bytes);
+        if (st)
+            return st;
+    }
+    return HS_OK;
+}
+
+/*
+ * The run of runtime band lines at the start of s[0 .. n), inside a
+ * sample (where a line with a TAB is always a band), handed over
+ * RUN_LINES at a time with the line count and offsets kept in locals: the
+ * bytes they took. *st is a callback's error, the parser then at the line
+ * it stopped on.
+ */
 static size_t fast_bands(hs_hp_parser *p, const char *s, size_t n, int *st,
                          hs_error *err)
 {
-    size_t pos = 0, done = 0, t, took;
+    hs_hp_band run[RUN_LINES];
+    size_t pos = 0, done = 0, k = 0, t, took;
     uint64_t lines = 0, v;
-    int (*band)(void *, const char *, size_t, uint64_t) = p->cb.band;
-    void *user = p->cb.user;
-    while ((took = fast_band(s + pos, n - pos, &t, &v)) != 0) {
-        if (!p->began) {
+    for (;;) {
+        took = fast_band(s + pos, n - pos, &t, &v);
+        if (took && !p->began) {
             /* the sample's first band: the parser at its line */
             advance(p, pos - done, lines);
             done = pos;
@@ -419,14 +439,25 @@ static size_t fast_bands(hs_hp_parser *p, const char *s, size_t n, int *st,
             if ((*st = report_begin(p, err)) != HS_OK)
                 return pos;
         }
-        int cb = band(user, s + pos, t, v);
-        if (cb) {
-            advance(p, pos - done, lines);
-            *st = cb_status(p, err, cb);
-            return pos;
+        if (took) {
+            run[k++] = (hs_hp_band){s + pos, t, v};
+            pos += took;
+            lines++;
+            if (k < RUN_LINES)
+                continue;
         }
-        pos += took;
-        lines++;
+        size_t taken = k;
+        int cb = k ? hand_over(p, run, k, &taken) : HS_OK;
+        if (cb) {
+            /* the parser at the line that failed */
+            size_t at = (size_t)(run[taken].name - s);
+            advance(p, at - done, lines - (k - taken));
+            *st = cb_status(p, err, cb);
+            return at;
+        }
+        k = 0;
+        if (!took)
+            break;
     }
     advance(p, pos - done, lines);
     return pos;
