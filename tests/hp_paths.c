@@ -128,11 +128,16 @@ void test_paths_files(void)
 
 /* A small .hp with every kind of line the general path knows: header,
  * MARK, the runtime's empty opening sample, CRLF, a space separator, names
- * with spaces and TABs, a 20-digit count, a band twice in a sample. */
+ * with spaces and TABs, a 20-digit count, a band twice in a sample; and
+ * for the fast paths counts of 8, 9, 16 and 17 digits and a name longer
+ * than read_hp.c's 64-byte window. */
 static const char small_hp[] =
     "JOB \"p +RTS -hT\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\n"
     "VALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0.000000\nEND_SAMPLE 0.000000\n"
-    "MARK 0.5\nBEGIN_SAMPLE 1.0\nARR_WORDS\t1024\nsome name\t77\n"
+    "MARK 0.5\nBEGIN_SAMPLE 1.0\nARR_WORDS\t1024\n8\t12345678\n9\t123456789\n"
+    "sixteen\t9876543210987654\nseventeen\t12345678901234567\n"
+    "(1)Main.CAF/(22)Data.Map.Internal.insertWith/(333)Main.go\t4096\n"
+    "some name\t77\n"
     "crlf\t5\r\nARR_WORDS\t1\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 2\n"
     "spaced   12\na\tb\t3\nbig\t12345678901234567890\nEND_SAMPLE 2\n";
 
