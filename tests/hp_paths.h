@@ -11,6 +11,8 @@ void test_paths_files(void);
 void test_paths_cuts(void);
 /* A small .hp with a corrupt byte at every place. */
 void test_paths_corrupt(void);
+/* Lines almost like the runtime's band lines, between good ones. */
+void test_paths_odd_lines(void);
 /* Band orders that change from sample to sample, against the census
  * the test works out itself. */
 void test_paths_orders(void);
