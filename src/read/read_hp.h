@@ -37,9 +37,10 @@ typedef struct hs_hp_callbacks {
     int (*mark)(void *user, uint64_t time_ns);
     /* A warning sentence about the input (times going backwards, ...). */
     void (*warn)(void *user, const char *message);
-    /* A run of n >= 1 band lines of one sample, all whole in the chunk, as
-     * n calls of band would give them (NULL: band is called). On an error
-     * *done is the number of lines taken before the one that failed. */
+    /* A run of n >= 1 band lines of one sample, all whole in the chunk,
+     * as n calls of band would give them: the lines the fast path reads
+     * (band gets the others). On an error *done is the number of lines
+     * taken before the one that failed. */
     int (*bands)(void *user, const hs_hp_band *lines, size_t n,
                  size_t *done);
 } hs_hp_callbacks;
