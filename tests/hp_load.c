@@ -60,15 +60,15 @@ static void *write_chunks(void *arg)
     return NULL;
 }
 
-hs_census *load_chunked_err(const char *data, size_t len, size_t chunk,
-                           int *st, hs_error *err)
+hs_census *load_chunked_with(const hs_allocator *alloc, const char *data,
+                             size_t len, size_t chunk, int *st, hs_error *err)
 {
     int sv[2];
     CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
     struct writer w = {sv[1], data, len, chunk, false};
     pthread_t t;
     CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, write_chunks, &w), 0);
-    hs_census *c = hs_census_new();
+    hs_census *c = hs_census_new_with(alloc);
     hs_error local;
     *st = hs_census_load_fd(c, sv[0], err ? err : &local);
     close(sv[0]);
@@ -76,6 +76,12 @@ hs_census *load_chunked_err(const char *data, size_t len, size_t chunk,
     /* the writer may stop when the load stopped reading */
     CU_ASSERT_TRUE(!w.failed || *st < 0);
     return c;
+}
+
+hs_census *load_chunked_err(const char *data, size_t len, size_t chunk,
+                           int *st, hs_error *err)
+{
+    return load_chunked_with(NULL, data, len, chunk, st, err);
 }
 
 hs_census *load_chunked(const char *data, size_t len, size_t chunk, int *st)

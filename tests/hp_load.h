@@ -19,6 +19,9 @@ hs_census *load_text(const char *text, int *status, hs_error *err);
  * the load's status, *err (may be NULL) its record. */
 hs_census *load_chunked_err(const char *data, size_t len, size_t chunk,
                            int *st, hs_error *err);
+/* load_chunked_err into a census that allocates through alloc. */
+hs_census *load_chunked_with(const hs_allocator *alloc, const char *data,
+                             size_t len, size_t chunk, int *st, hs_error *err);
 hs_census *load_chunked(const char *data, size_t len, size_t chunk, int *st);
 /* The census rendered as .hp, asserted HS_OK; malloc'd. */
 char *render_hp(const hs_census *c);

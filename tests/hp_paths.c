@@ -50,15 +50,21 @@ static char *outcome(hs_census *c, int st, const hs_error *err)
     return m.data;
 }
 
-static char *load_outcome(const char *data, size_t len, size_t chunk)
+static char *load_outcome_with(const hs_allocator *alloc, const char *data,
+                               size_t len, size_t chunk)
 {
     int st;
     hs_error err;
     memset(&err, 0, sizeof err);
-    hs_census *c = load_chunked_err(data, len, chunk, &st, &err);
+    hs_census *c = load_chunked_with(alloc, data, len, chunk, &st, &err);
     char *o = outcome(c, st, &err);
     hs_census_free(c);
     return o;
+}
+
+static char *load_outcome(const char *data, size_t len, size_t chunk)
+{
+    return load_outcome_with(NULL, data, len, chunk);
 }
 
 /* data loaded whole and in each of the chunk sizes: the same outcome.
@@ -122,11 +128,14 @@ void test_paths_files(void)
 
 /* A small .hp with every kind of line the general path knows: header,
  * MARK, the runtime's empty opening sample, CRLF, a space separator, names
- * with spaces and TABs, a 20-digit count, a band twice in a sample. */
+ * with spaces and TABs, a 20-digit count, a band twice in a sample; and
+ * for the fast paths counts of 9, 16 and 17 digits (lines longer than
+ * read_hp.c's 64-byte window are in samples/). */
 static const char small_hp[] =
     "JOB \"p +RTS -hT\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\n"
     "VALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0.000000\nEND_SAMPLE 0.000000\n"
-    "MARK 0.5\nBEGIN_SAMPLE 1.0\nARR_WORDS\t1024\nsome name\t77\n"
+    "MARK 0.5\nBEGIN_SAMPLE 1.0\nARR_WORDS\t1024\n9\t123456789\n"
+    "c\t9876543210987654\nd\t12345678901234567\nsome name\t77\n"
     "crlf\t5\r\nARR_WORDS\t1\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 2\n"
     "spaced   12\na\tb\t3\nbig\t12345678901234567890\nEND_SAMPLE 2\n";
 
@@ -164,6 +173,33 @@ void test_paths_corrupt(void)
             break;
     }
     free(data);
+}
+
+void test_paths_odd_lines(void)
+{
+    /* lines that look almost like the runtime's band lines, each between
+     * good ones with enough after it for the fast paths' wide reads: the
+     * same outcome whole as a byte at a time */
+    static const char *const odd[] = {
+        "\t5\n", "x\t\n", "x\t12a\n", "x\t12 \n", "x\t1\r\n", "x \t1\n",
+        "x\t5\001\n", "x\001\t5\n", "x\t\t5\n", "x\t12345678901234567\n",
+        "x\t1234567890123456789\n", "x\t12345678901234567890\n",
+        "x\t123456789012345678901\n", "x\t00000000000000000000007\n"};
+    char text[512];
+    for (size_t k = 0; k < sizeof odd / sizeof *odd; k++) {
+        int len = snprintf(text, sizeof text,
+                           "JOB \"o\"\nBEGIN_SAMPLE 1\na\t1\n%sb\t2\n", odd[k]);
+        for (int i = 0; i < 12; i++)
+            len += snprintf(text + len, sizeof text - (size_t)len,
+                            "f%d\t%d\n", i, i * 7919);
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "END_SAMPLE 1\n");
+        char what[64];
+        snprintf(what, sizeof what, "odd line %zu", k);
+        static const size_t chunks[] = {1};
+        if (!same_in_chunks(what, text, (size_t)len, chunks, 1))
+            break;
+    }
 }
 
 /* --- band orders that change under the guess ----------------------------- */
@@ -275,6 +311,53 @@ void test_paths_orders(void)
         for (int s = 0; s < SAMPLES; s++)
             CU_ASSERT_TRUE(sample_is(c, (size_t)s, line[s], nl[s], s));
         hs_census_free(c);
+    }
+    free(text);
+}
+
+/* --- a band line refused in the middle of a run -------------------------- */
+
+/* The C library's, but a block grown to NO_GROWTH bytes or more is
+ * refused: the census's entries when they outgrow 128 (1,536 bytes, then
+ * 3,072), and nothing else of these small files. */
+#define NO_GROWTH 3072
+static void *a_malloc(void *u, size_t n) { (void)u; return malloc(n); }
+static void *a_realloc(void *u, void *p, size_t n)
+{
+    (void)u;
+    return p && n >= NO_GROWTH ? NULL : realloc(p, n);
+}
+static void a_free(void *u, void *p) { (void)u; free(p); }
+
+void test_paths_refused(void)
+{
+    /* the 129th entry refused at each place in a run of band lines the
+     * parser hands over (first, last, between, in the first run or a
+     * later one): out of memory at the same line and offset as when every
+     * line is read one byte at a time */
+    static const hs_allocator refusing = {a_malloc, a_realloc, a_free, NULL};
+    static const int before[] = {0, 1, 2, 40, 63, 64, 65, 100, 127};
+    char *text = malloc(1u << 14);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    for (size_t k = 0; k < sizeof before / sizeof *before; k++) {
+        int len = sprintf(text, "JOB \"r +RTS -hT\"\nBEGIN_SAMPLE 1\n");
+        for (int i = 0; i < before[k]; i++)
+            len += sprintf(text + len, "first_%d\t%d\n", i, i + 1);
+        len += sprintf(text + len, "END_SAMPLE 1\nBEGIN_SAMPLE 2\n");
+        for (int i = 0; i < 200; i++)
+            len += sprintf(text + len, "band_%d\t%d\n", i % 150, i + 7);
+        len += sprintf(text + len, "END_SAMPLE 2\n");
+        char *whole = load_outcome_with(&refusing, text, (size_t)len, 0);
+        char *bytes = load_outcome_with(&refusing, text, (size_t)len, 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(whole);
+        CU_ASSERT_TRUE(strstr(whole, "out of memory") != NULL);
+        if (!bytes || strcmp(whole, bytes) != 0) {
+            CU_FAIL("the refused line differs whole and a byte at a time");
+            printf("\n  %d lines before: whole: %.200s\n  bytes: %.200s\n",
+                   before[k], whole, bytes);
+        }
+        free(whole);
+        free(bytes);
     }
     free(text);
 }

@@ -11,8 +11,12 @@ void test_paths_files(void);
 void test_paths_cuts(void);
 /* A small .hp with a corrupt byte at every place. */
 void test_paths_corrupt(void);
+/* Lines almost like the runtime's band lines, between good ones. */
+void test_paths_odd_lines(void);
 /* Band orders that change from sample to sample, against the census
  * the test works out itself. */
 void test_paths_orders(void);
+/* A band line refused by the census in the middle of a run. */
+void test_paths_refused(void);
 
 #endif

@@ -366,7 +366,9 @@ int main(void)
         {"every .hp file: fast and general paths agree", test_paths_files},
         {"cut at every byte: fast and general paths agree", test_paths_cuts},
         {"a corrupt byte anywhere: the paths agree", test_paths_corrupt},
+        {"lines almost like band lines", test_paths_odd_lines},
         {"band orders changing under the guess", test_paths_orders},
+        {"a line refused in the middle of a run", test_paths_refused},
         {NULL, NULL},
     };
     return tu_main("hpfile_exact", NULL, NULL, tests);

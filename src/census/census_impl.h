@@ -263,6 +263,11 @@ const char *hs__census_safe_name(hs_census *c, const char *s, size_t len,
 /* Adds bytes to the band labelled name[0 .. len) in the open sample. */
 int hs__census_string_entry(hs_census *c, const char *name, size_t len,
                             uint64_t bytes);
+/* hs__census_string_entry for each of lines[0 .. n) (read_hp.h), in turn:
+ * on an error, *done is the number of lines added before it. */
+struct hs_hp_band;
+int hs__census_string_entries(hs_census *c, const struct hs_hp_band *lines,
+                              size_t n, size_t *done);
 
 /* --- census_finish.c -------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include "census/census_impl.h"
 #include "census/census_build.h"
 #include "read/read_eventlog.h"
+#include "read/read_hp.h"
 
 #include <string.h>
 
@@ -273,6 +274,76 @@ int hs__census_string_entry(hs_census *c, const char *name, size_t len,
         return HS_OK;
     }
     return string_entry_slow(c, name, len, bytes, bi);
+}
+
+/*
+ * From lines[*k] on, the lines whose band predict() guesses, while the
+ * entries have room: put_entry() with the open sample's figures in
+ * locals (no store of them can move another). A hit leaves the guess it
+ * came from as it was. Stops at the first line it cannot take.
+ */
+static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
+                            size_t *k)
+{
+    if (!c->open || c->predict_off)
+        return;
+    struct band_last *last = c->last;
+    const struct band *bands = c->bands;
+    const struct hs_intern_key *keys = c->str_tab.keys;
+    hs_census_entry *entries = c->entries;
+    size_t i = *k, ne = c->nentries, cap = c->cap_entries;
+    size_t si = c->nsamples - 1;
+    struct sample *s = &c->samples[si];
+    uint64_t total = s->total;
+    size_t count = s->count, hits = 0;
+    uint32_t prev = c->open_prev;
+    for (; i < n && ne < cap; i++, hits++) {
+        uint32_t b = prev ? last[prev - 1].next : c->first_next;
+        if (!b-- || bands[b].kind != BAND_STRING)
+            break;
+        const struct hs_intern_key *key = &keys[last[b].key];
+        if (key->len != l[i].len ||
+            !hs_bytes_equal(key->ptr, l[i].name, l[i].len))
+            break;
+        prev = b + 1;
+        total = hs_add_sat(total, l[i].bytes);
+        struct band_last *bl = &last[b];
+        if (bl->sample == si) {
+            entries[bl->pos].bytes =
+                hs_add_sat(entries[bl->pos].bytes, l[i].bytes);
+            continue;
+        }
+        entries[ne] = (hs_census_entry){b, l[i].bytes};
+        bl->sample = si;
+        bl->pos = ne++;
+        count++;
+    }
+    c->open_prev = prev;
+    c->nentries = ne;
+    s->total = total;
+    s->count = count;
+    c->predict_tries += hits;
+    *k = i;
+}
+
+int hs__census_string_entries(hs_census *c, const hs_hp_band *lines,
+                              size_t n, size_t *done)
+{
+    size_t k = 0;
+    while (k < n) {
+        guessed_entries(c, lines, n, &k);
+        if (k == n)
+            break;
+        int st = hs__census_string_entry(c, lines[k].name, lines[k].len,
+                                         lines[k].bytes);
+        if (st) {
+            *done = k;
+            return st;
+        }
+        k++;
+    }
+    *done = n;
+    return HS_OK;
 }
 
 static int heap_prof_begin(hs_census *c, const hs_event *ev)

@@ -52,6 +52,13 @@ static int hp_band(void *user, const char *name, size_t len, uint64_t bytes)
     return hs__census_string_entry(user, name, len, bytes);
 }
 
+/* A run of band lines of one sample, whole in the chunk. */
+static int hp_bands(void *user, const hs_hp_band *lines, size_t n,
+                    size_t *done)
+{
+    return hs__census_string_entries(user, lines, n, done);
+}
+
 static int hp_sample_end(void *user) { return hs__census_build_sample_end(user); }
 
 static int hp_mark(void *user, uint64_t t)
@@ -66,8 +73,8 @@ static void hp_warn(void *user, const char *msg)
 
 static hs_hp_parser *hp_parser_for(hs_census *c)
 {
-    hs_hp_callbacks cb = {c, hp_sample_begin, hp_band, hp_sample_end,
-                          hp_mark, hp_warn};
+    hs_hp_callbacks cb = {c,       hp_sample_begin, hp_band, hp_sample_end,
+                          hp_mark, hp_warn,         hp_bands};
     if (hs__census_build_begin(c, HS_SOURCE_HP))
         return NULL;
     return hs__hp_parser_new(&cb, c->alloc);

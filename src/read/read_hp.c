@@ -8,12 +8,14 @@
  * in `line` until its end arrives.
  *
  * The band lines the runtime writes, whole in a chunk, are read in place
- * in a run (fast_bands); every other line goes through parse_line, and
- * its fields (times, counts, quoted strings) through read_hp_text.c.
+ * in a run (fast_bands, with the scanners of read_hp_lines.h); every
+ * other line goes through parse_line, and its fields (times, counts,
+ * quoted strings) through read_hp_text.c.
  */
 #include "common/internal.h"
 #include "heapscope/reader.h"
 #include "read/read_hp.h"
+#include "read/read_hp_lines.h"
 #include "read/read_hp_text.h"
 
 #include <errno.h>
@@ -21,9 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A line longer than this is not a heap profile. */
-#define LINE_MAX_BYTES (16u << 20)
 
 struct hs_hp_parser {
     hs_hp_callbacks cb;
@@ -300,101 +299,6 @@ static int parse_line(hs_hp_parser *p, const char *s, size_t n,
     return band_line(p, s, n, err);
 }
 
-/*
- * The index of the first byte below 0x0b in s[0 .. n) (a TAB, a line break
- * or another control byte), or n: eight bytes at a time where words are
- * little-endian (the lowest flagged byte of the test is always a true one).
- */
-static size_t first_control(const char *s, size_t n)
-{
-    size_t i = 0;
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        uint64_t m = (w - 0x0b0b0b0b0b0b0b0bull) & ~w & 0x8080808080808080ull;
-        if (m)
-            return i + (size_t)(__builtin_ctzll(m) >> 3);
-    }
-#endif
-    for (; i < n; i++)
-        if ((unsigned char)s[i] < 0x0b)
-            break;
-    return i;
-}
-
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define WORD_DIGITS 1
-/*
- * The decimal digits that begin s[0 .. 8) (8 bytes readable): their number
- * in *k, 0 to 8, and their value, eight at a time. The lowest byte the
- * test flags is always a true non-digit (a borrow or carry moves upwards
- * only, from a byte that is not a digit).
- */
-static inline uint64_t word_digits(const char *s, unsigned *k)
-{
-    uint64_t w;
-    memcpy(&w, s, 8);
-    uint64_t x = w - 0x3030303030303030ull;
-    uint64_t bad = (x | (x + 0x7676767676767676ull)) & 0x8080808080808080ull;
-    *k = bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
-    if (!*k)
-        return 0;
-    /* the digits to the top bytes: the bytes below them are leading 0s */
-    x <<= 8 * (8 - *k);
-    x = x * 10 + (x >> 8);
-    return ((x & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
-            ((x >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >>
-           32;
-}
-#endif
-
-/*
- * The runtime's band line, "name<TAB>digits\n" whole in s[0 .. n): the
- * bytes it takes (its line break included) with the name's length in *t
- * and the count in *v, or 0 for any other line (a CR, spaces, a 20-digit
- * count, a cut ...), which the general path then takes and reads the same
- * way.
- */
-static inline size_t fast_band(const char *s, size_t n, size_t *tab,
-                               uint64_t *val)
-{
-    size_t t = first_control(s, n);
-    if (t == 0 || t >= n || s[t] != '\t' || t > LINE_MAX_BYTES - 21)
-        return 0;
-    uint64_t v = 0;
-    size_t j = t + 1, end = n - j > 20 ? j + 20 : n;
-#ifdef WORD_DIGITS
-    if (end - j >= 8) {
-        unsigned k;
-        v = word_digits(s + j, &k);
-        j += k;
-        if (k < 8)
-            end = j;
-    }
-#endif
-    for (; j < end; j++) {
-        unsigned d = (unsigned char)s[j] - (unsigned)'0';
-        if (d > 9)
-            break;
-        v = v * 10 + d;
-    }
-    /* at most 19 digits: 10^19 - 1 fits in 64 bits */
-    if (j == t + 1 || j - (t + 1) > 19 || j >= n || s[j] != '\n')
-        return 0;
-    *tab = t;
-    *val = v;
-    return j + 1;
-}
-
-/*
- * The run of runtime band lines at the start of s[0 .. n), inside a
- * sample (where a line with a TAB is always a band), reported one by one
- * with the line count and offsets kept in locals: the bytes they took.
- * *st is a callback's error, the parser then at the line it stopped on.
- */
 /* The parser moved on by bytes and lines, to the start of a line. */
 static void advance(hs_hp_parser *p, size_t bytes, uint64_t lines)
 {
@@ -403,15 +307,32 @@ static void advance(hs_hp_parser *p, size_t bytes, uint64_t lines)
     p->line_off = p->offset;
 }
 
+/* Band lines handed over at once (hs_hp_callbacks.bands). */
+#define RUN_LINES 64
+
+/*
+ * The run of runtime band lines at the start of s[0 .. n), inside a
+ * sample (where a line with a TAB is always a band), handed over
+ * RUN_LINES at a time with the line count and offsets kept in locals: the
+ * bytes they took. *st is a callback's error, the parser then at the line
+ * it stopped on.
+ */
 static size_t fast_bands(hs_hp_parser *p, const char *s, size_t n, int *st,
                          hs_error *err)
 {
-    size_t pos = 0, done = 0, t, took;
+    hs_hp_band run[RUN_LINES];
+    size_t pos = 0, done = 0, k = 0, t, took;
     uint64_t lines = 0, v;
-    int (*band)(void *, const char *, size_t, uint64_t) = p->cb.band;
-    void *user = p->cb.user;
-    while ((took = fast_band(s + pos, n - pos, &t, &v)) != 0) {
-        if (!p->began) {
+#ifdef WINDOW
+    struct window w = {0, 0, 0};
+#endif
+    for (;;) {
+#ifdef WINDOW
+        took = window_band(&w, s, n, pos, &t, &v);
+        if (!took)
+#endif
+            took = fast_band(s + pos, n - pos, &t, &v);
+        if (took && !p->began) {
             /* the sample's first band: the parser at its line */
             advance(p, pos - done, lines);
             done = pos;
@@ -419,14 +340,25 @@ static size_t fast_bands(hs_hp_parser *p, const char *s, size_t n, int *st,
             if ((*st = report_begin(p, err)) != HS_OK)
                 return pos;
         }
-        int cb = band(user, s + pos, t, v);
-        if (cb) {
-            advance(p, pos - done, lines);
-            *st = cb_status(p, err, cb);
-            return pos;
+        if (took) {
+            run[k++] = (hs_hp_band){s + pos, t, v};
+            pos += took;
+            lines++;
+            if (k < RUN_LINES)
+                continue;
         }
-        pos += took;
-        lines++;
+        size_t taken = k;
+        int cb = k ? p->cb.bands(p->cb.user, run, k, &taken) : HS_OK;
+        if (cb) {
+            /* the parser at the line that failed */
+            size_t at = (size_t)(run[taken].name - s);
+            advance(p, at - done, lines - (k - taken));
+            *st = cb_status(p, err, cb);
+            return at;
+        }
+        k = 0;
+        if (!took)
+            break;
     }
     advance(p, pos - done, lines);
     return pos;

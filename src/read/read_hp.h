@@ -12,6 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A band line as the runtime writes it, "name<TAB>digits\n", read in place:
+ * name[0 .. len) (the line's first byte) and its bytes. */
+typedef struct hs_hp_band {
+    const char *name;
+    size_t len;
+    uint64_t bytes;
+} hs_hp_band;
+
 /*
  * What the parser reports, in file order. Each callback returns HS_OK or
  * an error code (HS_ERR_NOMEM, ...), which stops the parser and becomes
@@ -29,6 +37,12 @@ typedef struct hs_hp_callbacks {
     int (*mark)(void *user, uint64_t time_ns);
     /* A warning sentence about the input (times going backwards, ...). */
     void (*warn)(void *user, const char *message);
+    /* A run of n >= 1 band lines of one sample, all whole in the chunk,
+     * as n calls of band would give them: the lines the fast path reads
+     * (band gets the others). On an error *done is the number of lines
+     * taken before the one that failed. */
+    int (*bands)(void *user, const hs_hp_band *lines, size_t n,
+                 size_t *done);
 } hs_hp_callbacks;
 
 /* The header facts, known at the end; strings owned by the parser, valid
