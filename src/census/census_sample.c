@@ -52,7 +52,7 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
     struct band *b = &c->bands[c->nbands];
     memset(b, 0, sizeof *b);
     b->kind = kind;
-    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0};
+    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0, 0};
     *band = (uint32_t)c->nbands++;
     return HS_OK;
 }
