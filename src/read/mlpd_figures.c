@@ -6,6 +6,12 @@
 
 #include <string.h>
 
+#if defined(__GNUC__)
+#define MLPD_FIG_INLINE inline __attribute__((always_inline))
+#else
+#define MLPD_FIG_INLINE inline
+#endif
+
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
 {
     uint32_t i = hs__ptr_map_cached(m, key);
@@ -256,24 +262,40 @@ static void open_shot(hs__mlpd_figures *f, uint64_t time)
         f->s.heap_shots++;
 }
 
-static int on_alloc(hs__mlpd_figures *f, const hs_mlpd_event *ev)
+/* An allocation of size bytes with vtable pointer vt at time t: its
+ * vtable id into *vid, counted when inside the window. */
+static MLPD_FIG_INLINE int alloc_of(hs__mlpd_figures *f, uint64_t vt,
+                                    uint64_t t, uint64_t size, uint32_t *vid)
 {
-    if (use_vtable(f, ev->u.alloc.vtable, ev->time, &f->vid))
+    if (use_vtable(f, vt, t, vid))
         return HS_ERR_NOMEM;
-    if (!inside(f, ev->time))
+    if (!inside(f, t))
         return HS_OK;
-    uint64_t size = ev->u.alloc.size;
     f->s.alloc_bytes = hs_add_sat(f->s.alloc_bytes, size);
     f->s.alloc_count++;
-    size_t n = (size_t)f->vid + 1;
+    size_t n = (size_t)*vid + 1;
     if ((n > f->cap_vid_count || n > f->cap_vid_bytes) &&
         (!hs_grow_zeroed(f->a, (void **)&f->vid_count, &f->cap_vid_count, n,
                          sizeof *f->vid_count) ||
          !hs_grow_zeroed(f->a, (void **)&f->vid_bytes, &f->cap_vid_bytes, n,
                          sizeof *f->vid_bytes)))
         return HS_ERR_NOMEM;
-    f->vid_count[f->vid]++;
-    f->vid_bytes[f->vid] = hs_add_sat(f->vid_bytes[f->vid], size);
+    f->vid_count[*vid]++;
+    f->vid_bytes[*vid] = hs_add_sat(f->vid_bytes[*vid], size);
+    return HS_OK;
+}
+
+int hs__mlpd_figures_allocs(hs__mlpd_figures *f, hs__mlpd_allocs *run)
+{
+    for (size_t i = 0; i < run->n; i++) {
+        const hs__mlpd_alloc *a = &run->a[i];
+        if (a->time > f->last) /* as hs__mlpd_figures_add() */
+            f->last = a->time;
+        if (alloc_of(f, a->vtable, a->time, a->size, &run->vid[i]))
+            return HS_ERR_NOMEM;
+    }
+    if (run->n)
+        f->vid = run->vid[run->n - 1];
     return HS_OK;
 }
 
@@ -322,7 +344,9 @@ int hs__mlpd_figures_add(hs__mlpd_figures *f, const hs_mlpd_event *ev)
         f->last = ev->time;
     switch (ev->kind) {
     case HS_MLPD_METADATA: return on_metadata(f, ev);
-    case HS_MLPD_ALLOC: return on_alloc(f, ev);
+    case HS_MLPD_ALLOC:
+        return alloc_of(f, ev->u.alloc.vtable, ev->time, ev->u.alloc.size,
+                        &f->vid);
     case HS_MLPD_HEAP_START: open_shot(f, ev->time); return HS_OK;
     case HS_MLPD_HEAP_END: close_shot(f); return HS_OK;
     case HS_MLPD_HEAP_OBJECT: return on_heap_object(f, ev);
