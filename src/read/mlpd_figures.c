@@ -82,11 +82,34 @@ static int vt_append(hs__mlpd_figures *f, struct chain *c, uint64_t p,
     return HS_OK;
 }
 
+/* The common case of use_vtable in one step, inline: chain c's last
+ * description is its latest and was made before the use (a program that
+ * makes and unloads AppDomains all its life would otherwise walk long
+ * chains); vtable_quick, with the pointer in the map's cache. UINT32_MAX
+ * when it is not that case. */
+static MLPD_FIG_INLINE uint32_t chain_quick(const hs__mlpd_vtables *t,
+                                            const struct chain *c,
+                                            uint64_t time)
+{
+    uint32_t best = c->tail;
+    if (best != UINT32_MAX && t->vt[best].described &&
+        t->vt[best].time == c->latest && c->latest <= time)
+        return best;
+    return UINT32_MAX;
+}
+
+static MLPD_FIG_INLINE uint32_t vtable_quick(const hs__mlpd_vtables *t,
+                                             uint64_t vtable, uint64_t time)
+{
+    uint32_t ci = hs__ptr_map_cached(&t->map, vtable);
+    return ci == UINT32_MAX ? UINT32_MAX : chain_quick(t, &t->chain[ci], time);
+}
+
 /* A vtable met in an ALLOC or HEAP_OBJECT at `time`: the id of the
  * description in force then, or of the entry waiting for one (marked as
  * used before its description). */
-static int use_vtable(hs__mlpd_figures *f, uint64_t vtable, uint64_t time,
-                      uint32_t *vid)
+static HS_NOINLINE int use_vtable_slow(hs__mlpd_figures *f, uint64_t vtable,
+                                       uint64_t time, uint32_t *vid)
 {
     hs__mlpd_vtables *t = &f->vt;
     uint32_t ci = hs__ptr_map_cached(&t->map, vtable);
@@ -96,16 +119,11 @@ static int use_vtable(hs__mlpd_figures *f, uint64_t vtable, uint64_t time,
                                               &t->cap_chain, vtable);
     if (!c)
         return HS_ERR_NOMEM;
-    /* The common case in one step: the chain's last description is its
-     * latest and came before the use (a program that makes and unloads
-     * AppDomains all its life would otherwise walk long chains). */
-    uint32_t best = c->tail;
-    if (best != UINT32_MAX && t->vt[best].described &&
-        t->vt[best].time == c->latest && c->latest <= time) {
+    uint32_t best = chain_quick(t, c, time);
+    if (best != UINT32_MAX) {
         *vid = best;
         return HS_OK;
     }
-    best = UINT32_MAX;
     for (uint32_t v = c->head; v != UINT32_MAX; v = t->vt[v].next)
         if (t->vt[v].described && t->vt[v].time <= time &&
             (best == UINT32_MAX || t->vt[v].time >= t->vt[best].time))
@@ -120,6 +138,16 @@ static int use_vtable(hs__mlpd_figures *f, uint64_t vtable, uint64_t time,
         t->vt[best].used_early = true;
     }
     *vid = best;
+    return HS_OK;
+}
+
+static MLPD_FIG_INLINE int use_vtable(hs__mlpd_figures *f, uint64_t vtable,
+                                      uint64_t time, uint32_t *vid)
+{
+    uint32_t v = vtable_quick(&f->vt, vtable, time);
+    if (v == UINT32_MAX)
+        return use_vtable_slow(f, vtable, time, vid);
+    *vid = v;
     return HS_OK;
 }
 
