@@ -6,12 +6,6 @@
 
 #include <string.h>
 
-#if defined(__GNUC__)
-#define MLPD_FIG_INLINE inline __attribute__((always_inline))
-#else
-#define MLPD_FIG_INLINE inline
-#endif
-
 bool hs__ptr_map_put(ptr_map *m, uint64_t key, uint32_t *index, bool *added)
 {
     uint32_t i = hs__ptr_map_cached(m, key);
@@ -87,7 +81,7 @@ static int vt_append(hs__mlpd_figures *f, struct chain *c, uint64_t p,
  * makes and unloads AppDomains all its life would otherwise walk long
  * chains); vtable_quick, with the pointer in the map's cache. UINT32_MAX
  * when it is not that case. */
-static MLPD_FIG_INLINE uint32_t chain_quick(const hs__mlpd_vtables *t,
+static HS_ALWAYS_INLINE uint32_t chain_quick(const hs__mlpd_vtables *t,
                                             const struct chain *c,
                                             uint64_t time)
 {
@@ -98,7 +92,7 @@ static MLPD_FIG_INLINE uint32_t chain_quick(const hs__mlpd_vtables *t,
     return UINT32_MAX;
 }
 
-static MLPD_FIG_INLINE uint32_t vtable_quick(const hs__mlpd_vtables *t,
+static HS_ALWAYS_INLINE uint32_t vtable_quick(const hs__mlpd_vtables *t,
                                              uint64_t vtable, uint64_t time)
 {
     uint32_t ci = hs__ptr_map_cached(&t->map, vtable);
@@ -141,7 +135,7 @@ static HS_NOINLINE int use_vtable_slow(hs__mlpd_figures *f, uint64_t vtable,
     return HS_OK;
 }
 
-static MLPD_FIG_INLINE int use_vtable(hs__mlpd_figures *f, uint64_t vtable,
+static HS_ALWAYS_INLINE int use_vtable(hs__mlpd_figures *f, uint64_t vtable,
                                       uint64_t time, uint32_t *vid)
 {
     uint32_t v = vtable_quick(&f->vt, vtable, time);
@@ -292,7 +286,7 @@ static void open_shot(hs__mlpd_figures *f, uint64_t time)
 
 /* An allocation of size bytes with vtable pointer vt at time t: its
  * vtable id into *vid, counted when inside the window. */
-static MLPD_FIG_INLINE int alloc_of(hs__mlpd_figures *f, uint64_t vt,
+static HS_ALWAYS_INLINE int alloc_of(hs__mlpd_figures *f, uint64_t vt,
                                     uint64_t t, uint64_t size, uint32_t *vid)
 {
     if (use_vtable(f, vt, t, vid))
