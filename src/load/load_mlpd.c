@@ -132,9 +132,9 @@ static int on_call(struct loader *l, const hs_mlpd_event *ev)
  * (the vtable, the depth and the outer and inner frames) answers most
  * allocations with one comparison, before the full hash of every frame.
  */
-static bool site_of(struct hs_census_mlpd *m, uint64_t vt,
-                    const uint64_t *frames, size_t n, uint32_t *si,
-                    bool *added)
+static HS_ALWAYS_INLINE bool site_of(struct hs_census_mlpd *m, uint64_t vt,
+                                     const uint64_t *frames, size_t n,
+                                     uint32_t *si, bool *added)
 {
     uint64_t h = (vt + n) * 0x9e3779b97f4a7c15ull;
     if (n)
@@ -153,9 +153,11 @@ static bool site_of(struct hs_census_mlpd *m, uint64_t vt,
 
 /* An allocation of size bytes at time t with vtable id vt, its frames
  * the backtrace's (has_bt) or else the thread's emulated stack. */
-static inline int alloc_at_site(struct loader *l, uint64_t vt, uint64_t t,
-                                uint64_t size, bool has_bt, uint64_t thread,
-                                const uint64_t *frames, size_t nframes)
+static HS_ALWAYS_INLINE int alloc_at_site(struct loader *l, uint64_t vt,
+                                          uint64_t t, uint64_t size,
+                                          bool has_bt, uint64_t thread,
+                                          const uint64_t *frames,
+                                          size_t nframes)
 {
     struct hs_census_mlpd *m = l->m;
     uint32_t si;
