@@ -285,13 +285,15 @@ static void open_shot(hs__mlpd_figures *f, uint64_t time)
 }
 
 /* An allocation of size bytes with vtable pointer vt at time t: its
- * vtable id into *vid, counted when inside the window. */
+ * vtable id into *vid, counted when inside the window (always: every
+ * time is, without one). */
 static HS_ALWAYS_INLINE int alloc_of(hs__mlpd_figures *f, uint64_t vt,
-                                    uint64_t t, uint64_t size, uint32_t *vid)
+                                     uint64_t t, uint64_t size, uint32_t *vid,
+                                     bool always)
 {
     if (use_vtable(f, vt, t, vid))
         return HS_ERR_NOMEM;
-    if (!inside(f, t))
+    if (!always && !inside(f, t))
         return HS_OK;
     f->s.alloc_bytes = hs_add_sat(f->s.alloc_bytes, size);
     f->s.alloc_count++;
@@ -307,18 +309,25 @@ static HS_ALWAYS_INLINE int alloc_of(hs__mlpd_figures *f, uint64_t vt,
     return HS_OK;
 }
 
-int hs__mlpd_figures_allocs(hs__mlpd_figures *f, hs__mlpd_allocs *run)
+static HS_ALWAYS_INLINE int allocs_with(hs__mlpd_figures *f,
+                                        hs__mlpd_allocs *run, bool always)
 {
     for (size_t i = 0; i < run->n; i++) {
         const hs__mlpd_alloc *a = &run->a[i];
         if (a->time > f->last) /* as hs__mlpd_figures_add() */
             f->last = a->time;
-        if (alloc_of(f, a->vtable, a->time, a->size, &run->vid[i]))
+        if (alloc_of(f, a->vtable, a->time, a->size, &run->vid[i], always))
             return HS_ERR_NOMEM;
     }
     if (run->n)
         f->vid = run->vid[run->n - 1];
     return HS_OK;
+}
+
+int hs__mlpd_figures_allocs(hs__mlpd_figures *f, hs__mlpd_allocs *run)
+{
+    /* without a window, the check of each time is left out */
+    return f->windowed ? allocs_with(f, run, false) : allocs_with(f, run, true);
 }
 
 static int on_heap_object(hs__mlpd_figures *f, const hs_mlpd_event *ev)
@@ -368,7 +377,7 @@ int hs__mlpd_figures_add(hs__mlpd_figures *f, const hs_mlpd_event *ev)
     case HS_MLPD_METADATA: return on_metadata(f, ev);
     case HS_MLPD_ALLOC:
         return alloc_of(f, ev->u.alloc.vtable, ev->time, ev->u.alloc.size,
-                        &f->vid);
+                        &f->vid, false);
     case HS_MLPD_HEAP_START: open_shot(f, ev->time); return HS_OK;
     case HS_MLPD_HEAP_END: close_shot(f); return HS_OK;
     case HS_MLPD_HEAP_OBJECT: return on_heap_object(f, ev);
