@@ -62,11 +62,17 @@ static void put_info(hs_sink *s, hs_census *c)
 }
 
 /* Everything the census of data[0 .. len) gives, as text (caller frees);
- * from the bytes as a loaded prefix, a file or a pipe in odd pieces. */
+ * from the bytes as a loaded prefix, a file or a pipe in odd pieces. From
+ * a file the census's samples are allocations per 50 us (the loader's
+ * intervals, by each ALLOC's time), else heap shots. */
 static char *census_text(const uint8_t *data, size_t len, enum from from)
 {
     hs_census *c = hs_census_new();
     CU_ASSERT_FATAL(c != NULL);
+    if (from == FROM_FILE)
+        CU_ASSERT_EQUAL_FATAL(hs_census_set_mlpd_options(
+                                  c, HS_MLPD_BY_ASSEMBLY,
+                                  HS_MLPD_SAMPLES_ALLOC, 50000), HS_OK);
     hs_error err;
     memset(&err, 0, sizeof err);
     int st, fd;
@@ -342,6 +348,12 @@ static void bt_file(struct wr *file, uint8_t ptr_size)
         for (int k = 0; k < 3 * BT_SITES; k++) {
             int s = (k * 7 + round) % BT_SITES;
             w_bt(b, &m, f, bt_site(f, s));
+        }
+        for (int k = 0; round && k < 90; k++) { /* long: a run's frames */
+            uint64_t g[30];
+            for (int i = 0; i < 30; i++)
+                g[i] = 0x6000 + (uint64_t)(k % 5 + i) * 0x30;
+            w_bt(b, &m, g, 30);
         }
         for (int k = 0; round && k < 600; k++) { /* the same later bytes */
             uint64_t g[3] = {0x9000 + 0x40 * (uint64_t)k, 0, 0};

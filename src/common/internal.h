@@ -293,9 +293,28 @@ bool hs_intern_put(hs_intern *t, const void *key, size_t len,
  */
 bool hs_intern_put_words(hs_intern *t, uint64_t head, const uint64_t *rest,
                          size_t n, uint32_t *index, bool *added);
-/* Whether the key of `index` is those words (head, then rest[0 .. n)). */
-bool hs_intern_is_words(const hs_intern *t, uint32_t index, uint64_t head,
-                        const uint64_t *rest, size_t n);
+/* Whether key k is the words head, then rest[0 .. n). */
+static inline bool hs__intern_key_is_words(const struct hs_intern_key *k,
+                                           uint64_t head,
+                                           const uint64_t *rest, size_t n)
+{
+    const uint64_t *kw = (const uint64_t *)(const void *)k->ptr;
+    if (k->len != (n + 1) * 8 || kw[0] != head)
+        return false;
+    for (size_t j = 0; j < n; j++)
+        if (kw[1 + j] != rest[j])
+            return false;
+    return true;
+}
+/* Whether the key of `index` is those words (head, then rest[0 .. n));
+ * inline, for a cache of recent keys in front of the table. */
+static inline bool hs_intern_is_words(const hs_intern *t, uint32_t index,
+                                      uint64_t head, const uint64_t *rest,
+                                      size_t n)
+{
+    return index < t->count &&
+           hs__intern_key_is_words(&t->keys[index], head, rest, n);
+}
 /* The index of key, or UINT32_MAX when absent. */
 uint32_t hs_intern_find(const hs_intern *t, const void *key, size_t len);
 

@@ -295,20 +295,7 @@ struct words_key { uint64_t head; const uint64_t *rest; size_t n; };
 static inline bool words_eq(const struct hs_intern_key *k, const void *ctx)
 {
     const struct words_key *w = ctx;
-    const uint64_t *kw = (const uint64_t *)(const void *)k->ptr;
-    if (k->len != (w->n + 1) * 8 || kw[0] != w->head)
-        return false;
-    for (size_t j = 0; j < w->n; j++)
-        if (kw[1 + j] != w->rest[j])
-            return false;
-    return true;
-}
-
-bool hs_intern_is_words(const hs_intern *t, uint32_t index, uint64_t head,
-                        const uint64_t *rest, size_t n)
-{
-    struct words_key w = {head, rest, n};
-    return index < t->count && words_eq(&t->keys[index], &w);
+    return hs__intern_key_is_words(k, w->head, w->rest, w->n);
 }
 
 bool hs_intern_put_words(hs_intern *t, uint64_t head, const uint64_t *rest,

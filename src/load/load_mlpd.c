@@ -132,9 +132,9 @@ static int on_call(struct loader *l, const hs_mlpd_event *ev)
  * (the vtable, the depth and the outer and inner frames) answers most
  * allocations with one comparison, before the full hash of every frame.
  */
-static bool site_of(struct hs_census_mlpd *m, uint64_t vt,
-                    const uint64_t *frames, size_t n, uint32_t *si,
-                    bool *added)
+static HS_ALWAYS_INLINE bool site_of(struct hs_census_mlpd *m, uint64_t vt,
+                                     const uint64_t *frames, size_t n,
+                                     uint32_t *si, bool *added)
 {
     uint64_t h = (vt + n) * 0x9e3779b97f4a7c15ull;
     if (n)
@@ -151,19 +151,21 @@ static bool site_of(struct hs_census_mlpd *m, uint64_t vt,
     return true;
 }
 
-static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
+/* An allocation of size bytes at time t with vtable id vt, its frames
+ * the backtrace's (has_bt) or else the thread's emulated stack. */
+static HS_ALWAYS_INLINE int alloc_at_site(struct loader *l, uint64_t vt,
+                                          uint64_t t, uint64_t size,
+                                          bool has_bt, uint64_t thread,
+                                          const uint64_t *frames,
+                                          size_t nframes)
 {
     struct hs_census_mlpd *m = l->m;
-    uint64_t size = ev->u.alloc.size;
     uint32_t si;
     bool added;
-    uint64_t vt = m->fig.vid; /* sites and intervals are keyed by vtable id */
     /* Without a backtrace in the event, the thread's emulated stack (in
      * `calls` mode; empty otherwise) is the allocation's call chain. */
-    const uint64_t *frames = ev->frames;
-    size_t nframes = ev->nframes;
-    if (!ev->has_bt && l->threads.tab.count) {
-        uint32_t ti = hs__ptr_map_find(&l->threads, ev->thread);
+    if (!has_bt && l->threads.tab.count) {
+        uint32_t ti = hs__ptr_map_find(&l->threads, thread);
         const struct calls *s = ti == UINT32_MAX ? NULL : &l->calls[ti];
         nframes = s ? (s->n < MAX_CALL_FRAMES ? s->n : MAX_CALL_FRAMES) : 0;
         frames = nframes ? s->m + s->n - nframes : NULL;
@@ -182,7 +184,7 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
     m->site_count[si]++;
     if (m->samples != HS_MLPD_SAMPLES_ALLOC)
         return HS_OK;
-    if (!hs_intern_put_words(&m->buckets, rel(l, ev->time) / m->interval,
+    if (!hs_intern_put_words(&m->buckets, rel(l, t) / m->interval,
                              &vt, 1, &si, &added))
         return HS_ERR_NOMEM;
     if (added) {
@@ -195,6 +197,28 @@ static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
     }
     m->bucket_bytes[si] = hs_add_sat(m->bucket_bytes[si], size);
     m->bucket_count[si]++;
+    return HS_OK;
+}
+
+static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
+{
+    /* sites and intervals are keyed by vtable id */
+    return alloc_at_site(l, l->m->fig.vid, ev->time, ev->u.alloc.size,
+                         ev->has_bt, ev->thread, ev->frames, ev->nframes);
+}
+
+/* A run of ALLOCs from the reader: the figures first, as on_event. */
+static int on_allocs(struct loader *l, hs__mlpd_allocs *run)
+{
+    if (hs__mlpd_figures_allocs(&l->m->fig, run))
+        return HS_ERR_NOMEM;
+    l->events += run->n;
+    for (size_t i = 0; i < run->n; i++) {
+        const hs__mlpd_alloc *a = &run->a[i];
+        if (alloc_at_site(l, run->vid[i], a->time, a->size, a->has_bt,
+                          run->thread, run->frames + a->frame0, a->nframes))
+            return HS_ERR_NOMEM;
+    }
     return HS_OK;
 }
 
@@ -310,8 +334,9 @@ static int feed(struct loader *l, hs_mlpd_reader *r, const uint8_t *data,
     hs_mlpd_reader_feed(r, data, len);
     hs_mlpd_event ev;
     int st;
-    while ((st = hs_mlpd_reader_next(r, &ev)) == HS_EVENT)
-        if (on_event(l, &ev)) {
+    while ((st = hs__mlpd_reader_next_allocs(r, &ev, l->run)) == HS_EVENT ||
+           st == HS__MLPD_ALLOCS)
+        if (st == HS__MLPD_ALLOCS ? on_allocs(l, l->run) : on_event(l, &ev)) {
             hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory while "
                           "building the census");
             return HS_ERR_NOMEM;
@@ -402,12 +427,15 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
         return HS_ERR_NOMEM;
     }
     hs_mlpd_reader *r = hs_mlpd_reader_new_with(l.a);
-    if (!r) {
+    l.run = r ? hs_malloc(l.a, sizeof *l.run) : NULL;
+    if (!l.run) {
+        hs_mlpd_reader_free(r);
         hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return HS_ERR_NOMEM;
     }
     hs_intern_init(&l.threads.tab, l.a);
     int st = read_all(&l, r, in, pre, npre, err);
+    hs_free(l.a, l.run);
     for (size_t i = 0; i < l.threads.tab.count; i++)
         hs_free(l.a, l.calls[i].m);
     hs_free(l.a, l.calls);

@@ -80,6 +80,7 @@ struct loader {
     struct calls { uint64_t *m; size_t n, cap; } *calls;
     size_t cap_calls;
     struct mlpd_cpu *cpu;    /* CPU samples (load_mlpd_sample.c) */
+    hs__mlpd_allocs *run;    /* ALLOCs from the reader in runs */
 };
 
 /* load_mlpd_names.c. lookup: the index of pointer p in map m, with its

@@ -76,11 +76,34 @@ static int vt_append(hs__mlpd_figures *f, struct chain *c, uint64_t p,
     return HS_OK;
 }
 
+/* The common case of use_vtable in one step, inline: chain c's last
+ * description is its latest and was made before the use (a program that
+ * makes and unloads AppDomains all its life would otherwise walk long
+ * chains); vtable_quick, with the pointer in the map's cache. UINT32_MAX
+ * when it is not that case. */
+static HS_ALWAYS_INLINE uint32_t chain_quick(const hs__mlpd_vtables *t,
+                                            const struct chain *c,
+                                            uint64_t time)
+{
+    uint32_t best = c->tail;
+    if (best != UINT32_MAX && t->vt[best].described &&
+        t->vt[best].time == c->latest && c->latest <= time)
+        return best;
+    return UINT32_MAX;
+}
+
+static HS_ALWAYS_INLINE uint32_t vtable_quick(const hs__mlpd_vtables *t,
+                                             uint64_t vtable, uint64_t time)
+{
+    uint32_t ci = hs__ptr_map_cached(&t->map, vtable);
+    return ci == UINT32_MAX ? UINT32_MAX : chain_quick(t, &t->chain[ci], time);
+}
+
 /* A vtable met in an ALLOC or HEAP_OBJECT at `time`: the id of the
  * description in force then, or of the entry waiting for one (marked as
  * used before its description). */
-static int use_vtable(hs__mlpd_figures *f, uint64_t vtable, uint64_t time,
-                      uint32_t *vid)
+static HS_NOINLINE int use_vtable_slow(hs__mlpd_figures *f, uint64_t vtable,
+                                       uint64_t time, uint32_t *vid)
 {
     hs__mlpd_vtables *t = &f->vt;
     uint32_t ci = hs__ptr_map_cached(&t->map, vtable);
@@ -90,16 +113,11 @@ static int use_vtable(hs__mlpd_figures *f, uint64_t vtable, uint64_t time,
                                               &t->cap_chain, vtable);
     if (!c)
         return HS_ERR_NOMEM;
-    /* The common case in one step: the chain's last description is its
-     * latest and came before the use (a program that makes and unloads
-     * AppDomains all its life would otherwise walk long chains). */
-    uint32_t best = c->tail;
-    if (best != UINT32_MAX && t->vt[best].described &&
-        t->vt[best].time == c->latest && c->latest <= time) {
+    uint32_t best = chain_quick(t, c, time);
+    if (best != UINT32_MAX) {
         *vid = best;
         return HS_OK;
     }
-    best = UINT32_MAX;
     for (uint32_t v = c->head; v != UINT32_MAX; v = t->vt[v].next)
         if (t->vt[v].described && t->vt[v].time <= time &&
             (best == UINT32_MAX || t->vt[v].time >= t->vt[best].time))
@@ -114,6 +132,16 @@ static int use_vtable(hs__mlpd_figures *f, uint64_t vtable, uint64_t time,
         t->vt[best].used_early = true;
     }
     *vid = best;
+    return HS_OK;
+}
+
+static HS_ALWAYS_INLINE int use_vtable(hs__mlpd_figures *f, uint64_t vtable,
+                                      uint64_t time, uint32_t *vid)
+{
+    uint32_t v = vtable_quick(&f->vt, vtable, time);
+    if (v == UINT32_MAX)
+        return use_vtable_slow(f, vtable, time, vid);
+    *vid = v;
     return HS_OK;
 }
 
@@ -256,25 +284,50 @@ static void open_shot(hs__mlpd_figures *f, uint64_t time)
         f->s.heap_shots++;
 }
 
-static int on_alloc(hs__mlpd_figures *f, const hs_mlpd_event *ev)
+/* An allocation of size bytes with vtable pointer vt at time t: its
+ * vtable id into *vid, counted when inside the window (always: every
+ * time is, without one). */
+static HS_ALWAYS_INLINE int alloc_of(hs__mlpd_figures *f, uint64_t vt,
+                                     uint64_t t, uint64_t size, uint32_t *vid,
+                                     bool always)
 {
-    if (use_vtable(f, ev->u.alloc.vtable, ev->time, &f->vid))
+    if (use_vtable(f, vt, t, vid))
         return HS_ERR_NOMEM;
-    if (!inside(f, ev->time))
+    if (!always && !inside(f, t))
         return HS_OK;
-    uint64_t size = ev->u.alloc.size;
     f->s.alloc_bytes = hs_add_sat(f->s.alloc_bytes, size);
     f->s.alloc_count++;
-    size_t n = (size_t)f->vid + 1;
+    size_t n = (size_t)*vid + 1;
     if ((n > f->cap_vid_count || n > f->cap_vid_bytes) &&
         (!hs_grow_zeroed(f->a, (void **)&f->vid_count, &f->cap_vid_count, n,
                          sizeof *f->vid_count) ||
          !hs_grow_zeroed(f->a, (void **)&f->vid_bytes, &f->cap_vid_bytes, n,
                          sizeof *f->vid_bytes)))
         return HS_ERR_NOMEM;
-    f->vid_count[f->vid]++;
-    f->vid_bytes[f->vid] = hs_add_sat(f->vid_bytes[f->vid], size);
+    f->vid_count[*vid]++;
+    f->vid_bytes[*vid] = hs_add_sat(f->vid_bytes[*vid], size);
     return HS_OK;
+}
+
+static HS_ALWAYS_INLINE int allocs_with(hs__mlpd_figures *f,
+                                        hs__mlpd_allocs *run, bool always)
+{
+    for (size_t i = 0; i < run->n; i++) {
+        const hs__mlpd_alloc *a = &run->a[i];
+        if (a->time > f->last) /* as hs__mlpd_figures_add() */
+            f->last = a->time;
+        if (alloc_of(f, a->vtable, a->time, a->size, &run->vid[i], always))
+            return HS_ERR_NOMEM;
+    }
+    if (run->n)
+        f->vid = run->vid[run->n - 1];
+    return HS_OK;
+}
+
+int hs__mlpd_figures_allocs(hs__mlpd_figures *f, hs__mlpd_allocs *run)
+{
+    /* without a window, the check of each time is left out */
+    return f->windowed ? allocs_with(f, run, false) : allocs_with(f, run, true);
 }
 
 static int on_heap_object(hs__mlpd_figures *f, const hs_mlpd_event *ev)
@@ -322,7 +375,9 @@ int hs__mlpd_figures_add(hs__mlpd_figures *f, const hs_mlpd_event *ev)
         f->last = ev->time;
     switch (ev->kind) {
     case HS_MLPD_METADATA: return on_metadata(f, ev);
-    case HS_MLPD_ALLOC: return on_alloc(f, ev);
+    case HS_MLPD_ALLOC:
+        return alloc_of(f, ev->u.alloc.vtable, ev->time, ev->u.alloc.size,
+                        &f->vid, false);
     case HS_MLPD_HEAP_START: open_shot(f, ev->time); return HS_OK;
     case HS_MLPD_HEAP_END: close_shot(f); return HS_OK;
     case HS_MLPD_HEAP_OBJECT: return on_heap_object(f, ev);

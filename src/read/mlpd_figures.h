@@ -11,6 +11,7 @@
 
 #include "heapscope/mlpd.h"
 #include "common/internal.h"
+#include "read/mlpd_allocs.h"
 
 /* A map from 64-bit keys (pointers) to dense indices, with the keys met
  * lately in a small direct-mapped cache in front: an ALLOC looks its
@@ -117,6 +118,9 @@ void hs__mlpd_figures_window(hs__mlpd_figures *f, uint64_t from,
                              uint64_t to);
 /* One event, in file order; HS_OK or HS_ERR_NOMEM. */
 int hs__mlpd_figures_add(hs__mlpd_figures *f, const hs_mlpd_event *ev);
+/* A run of ALLOCs, in file order, as hs__mlpd_figures_add() would count
+ * them one by one; their vtable ids into run->vid. */
+int hs__mlpd_figures_allocs(hs__mlpd_figures *f, hs__mlpd_allocs *run);
 /* The end of the file: a shot still open lost its HEAP_END and counts in
  * no figure (returns true then); sets duration and the late figures. */
 bool hs__mlpd_figures_finish(hs__mlpd_figures *f);

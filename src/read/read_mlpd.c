@@ -507,6 +507,25 @@ int hs_mlpd_reader_next(hs_mlpd_reader *r, hs_mlpd_event *ev)
     }
 }
 
+int hs__mlpd_reader_next_allocs(hs_mlpd_reader *r, hs_mlpd_event *ev,
+                                hs__mlpd_allocs *run)
+{
+    /* Where payload_event would decode the next event at once. */
+    if (r->state == ST_PAYLOAD && !hs__mlpd_general_only &&
+        r->pay_pos < r->pay_len && r->pay_avail >= r->pay_want) {
+        mlpd_cursor c = {r->pay + r->pay_pos, r->pay + r->pay_avail,
+                         CUR_OK, NULL};
+        size_t n = hs__mlpd_decode_allocs(&r->dec, &c, run);
+        if (n) {
+            r->pay_pos = (size_t)(c.p - r->pay);
+            r->index += n;
+            run->thread = r->dec.thread;
+            return HS__MLPD_ALLOCS;
+        }
+    }
+    return hs_mlpd_reader_next(r, ev);
+}
+
 static int truncated(hs_mlpd_reader *r, const char *fmt, ...) HS_PRINTF(2, 3);
 
 static int truncated(hs_mlpd_reader *r, const char *fmt, ...)

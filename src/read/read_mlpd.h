@@ -11,6 +11,7 @@
 
 #include "heapscope/mlpd.h"
 #include "common/internal.h"
+#include "read/mlpd_allocs.h"
 
 /* A bounds-checked cursor over the available bytes of one buffer. */
 typedef struct mlpd_cursor {
@@ -46,6 +47,11 @@ typedef struct mlpd_decoder {
  * The decoder's running time and method are updated only on CUR_OK.
  */
 int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev);
+
+/* As many ALLOCs from c as the fast path takes, up to a run's room, into
+ * *run (its n); the decoder and c->p are past them. */
+size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
+                              hs__mlpd_allocs *run);
 
 void hs__mlpd_decoder_free(mlpd_decoder *d);
 

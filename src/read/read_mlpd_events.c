@@ -296,47 +296,97 @@ static MLPD_INLINE bool sleb_at(const uint8_t **p, uint64_t *v)
     return true;
 }
 
+/* An ALLOC's values as the fast path reads them. */
+struct alloc_vals { uint64_t dt, vt, obj, size, n; uint8_t byte; };
+
+/*
+ * The ALLOC at p, end its bytes at hand: its values into *a, its frames
+ * (at most cap) into f, *m advanced over them; the end of the event, or
+ * NULL (nothing in *m changed) when the fast path leaves it alone.
+ */
+static MLPD_INLINE const uint8_t *alloc_at(const mlpd_decoder *d,
+                                           const uint8_t *p,
+                                           const uint8_t *end, uint64_t *f,
+                                           size_t cap, uint64_t *m,
+                                           struct alloc_vals *a)
+{
+    /* the room first: the cursor may be at the end of its bytes */
+    if (end - p < ALLOC_HEAD)
+        return NULL;
+    a->byte = *p++;
+    a->n = 0;
+    if ((a->byte != 0x00 && a->byte != 0x10) || !uleb_at(&p, &a->dt) ||
+        !sleb_at(&p, &a->vt) || !sleb_at(&p, &a->obj) ||
+        !uleb_at(&p, &a->size))
+        return NULL;
+    if (a->byte == 0x10) {
+        if (!uleb_at(&p, &a->n) || a->n > cap ||
+            a->n > (uint64_t)(end - p) / LEB_UNCHECKED_MAX)
+            return NULL;
+        /* In locals: the stores to f could alias d's fields. */
+        uint64_t mask = d->mask, mm = *m;
+        for (size_t i = 0; i < a->n; i++) {
+            uint64_t delta;
+            if (!sleb_at(&p, &delta))
+                return NULL;
+            mm += delta;
+            f[i] = mm & mask;
+        }
+        *m = mm;
+    }
+    return p;
+}
+
 static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
                                    hs_mlpd_event *ev)
 {
-    /* the room first: the cursor may be at the end of its bytes */
-    if (c->end - c->p < ALLOC_HEAD)
+    struct alloc_vals a;
+    uint64_t m = d->method;
+    const uint8_t *p = alloc_at(d, c->p, c->end, d->col[0], d->colcap[0],
+                                &m, &a);
+    if (!p)
         return false;
-    const uint8_t *p = c->p + 1;
-    uint8_t byte = c->p[0];
-    uint64_t dt, vt, obj, size, n = 0, m = d->method;
-    if ((byte != 0x00 && byte != 0x10) || !uleb_at(&p, &dt) || !sleb_at(&p, &vt) || !sleb_at(&p, &obj) ||
-        !uleb_at(&p, &size))
-        return false;
-    if (byte == 0x10) {
-        if (!uleb_at(&p, &n) || n > d->colcap[0] ||
-            n > (uint64_t)(c->end - p) / LEB_UNCHECKED_MAX)
-            return false;
-        /* In locals: the stores to f could alias d's fields. */
-        uint64_t *f = d->col[0], mask = d->mask;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t delta;
-            if (!sleb_at(&p, &delta))
-                return false;
-            m += delta;
-            f[i] = m & mask;
-        }
-    }
     memset(&ev->u, 0, sizeof ev->u);
     ev->kind = HS_MLPD_ALLOC;
-    ev->byte = byte;
-    ev->has_bt = byte == 0x10;
+    ev->byte = a.byte;
+    ev->has_bt = a.byte == 0x10;
     ev->frames = ev->has_bt ? d->col[0] : NULL;
-    ev->nframes = (size_t)n;
-    ev->u.alloc.vtable = (d->ptr_base + vt) & d->mask;
-    ev->u.alloc.object = ((d->obj_base + obj) & d->mask) << 3;
-    ev->u.alloc.size = size;
-    d->time += dt;
+    ev->nframes = (size_t)a.n;
+    ev->u.alloc.vtable = (d->ptr_base + a.vt) & d->mask;
+    ev->u.alloc.object = ((d->obj_base + a.obj) & d->mask) << 3;
+    ev->u.alloc.size = a.size;
+    d->time += a.dt;
     d->method = m;
     ev->time = d->time;
     ev->size = (uint64_t)(p - c->p);
     c->p = p;
     return true;
+}
+
+size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
+                              hs__mlpd_allocs *run)
+{
+    const uint8_t *p = c->p;
+    uint64_t m = d->method, t = d->time;
+    size_t k = 0, used = 0;
+    while (k < HS__MLPD_RUN) {
+        struct alloc_vals a;
+        const uint8_t *q = alloc_at(d, p, c->end, run->frames + used,
+                                    HS__MLPD_RUN_FRAMES - used, &m, &a);
+        if (!q)
+            break;
+        t += a.dt;
+        run->a[k++] = (hs__mlpd_alloc){(d->ptr_base + a.vt) & d->mask,
+                                       a.size, t, (uint32_t)used,
+                                       (uint32_t)a.n, a.byte == 0x10};
+        used += a.n;
+        p = q;
+    }
+    d->method = m;
+    d->time = t;
+    c->p = p;
+    run->n = k;
+    return k;
 }
 
 /* Any event, by the table's rows (out of line: the fast path above keeps

@@ -16,7 +16,10 @@
  * (hs__mlpd_general_only: the ALLOC fast path off). Counting from a memfd
  * (hs_mlpd_read_fd_count(), its BMI2 walker and its portable one) gives
  * what hs_mlpd_read_fd() gives: counts, status, error, skipped buffers.
- * Then (bit 5) the bytes load into a census by class and by assembly,
+ * Then (bit 5) a census of allocation intervals loaded with the runs of
+ * ALLOCs the reader hands the loader equals the one loaded from the
+ * general decoder's events one by one (status, hp, sites, figures), and
+ * the bytes load into a census by class and by assembly,
  * heap shots and allocation intervals, and every renderer draws it: the
  * folded stacks of each census (their weights adding up to the census's
  * sums; allocation sites by objects and by bytes in turn), the CSV in
@@ -215,8 +218,58 @@ static void check_alloc_folded(const hs_census *c, bool by_bytes)
     hs_membuf_free(&m);
 }
 
+/* What a census of allocations per interval holds, as text (caller
+ * frees): its status, hp, allocation sites (folded) and figures. */
+static hs_membuf alloc_census_text(const uint8_t *data, size_t size)
+{
+    hs_census *c = hs_census_new();
+    CHECK(c != NULL);
+    CHECK(hs_census_set_mlpd_options(c, HS_MLPD_BY_ASSEMBLY,
+                                     HS_MLPD_SAMPLES_ALLOC, 0) == 0);
+    hs_membuf t;
+    memset(&t, 0, sizeof t);
+    hs_sink s = hs_membuf_sink(&t);
+    int fd = mem_fd(data, size);
+    hs_error err;
+    int st = fd < 0 ? HS_ERR_IO : hs_census_load_fd(c, fd, &err);
+    if (fd >= 0)
+        close(fd);
+    hs_sink_printf(&s, "%d %d %llu %s\n", st, st < 0 ? err.code : 0,
+                   st < 0 ? (unsigned long long)err.offset : 0ull,
+                   st < 0 ? err.message : "");
+    if (st >= 0) {
+        hs_folded_options fo;
+        hs_folded_options_init(&fo);
+        fo.source = HS_FOLDED_ALLOC;
+        hs_render_hp(c, &s);
+        hs_render_folded(c, &s, &fo);
+        const hs_mlpd_gc_stats *g = hs_census_mlpd_stats(c);
+        if (g)
+            hs_sink_write(&s, g, sizeof *g);
+        hs_sink_printf(&s, "%llu", (unsigned long long)
+                       hs_census_get_info(c)->events);
+    }
+    hs_census_free(c);
+    return t;
+}
+
+/* The runs of ALLOCs the loader takes from the reader against the
+ * general decoder's events one by one: the same census. */
+static void same_alloc_census(const uint8_t *data, size_t size)
+{
+    hs_membuf fast = alloc_census_text(data, size);
+    hs__mlpd_general_only = true;
+    hs_membuf general = alloc_census_text(data, size);
+    hs__mlpd_general_only = false;
+    CHECK(fast.len == general.len &&
+          memcmp(fast.data, general.data, fast.len) == 0);
+    hs_membuf_free(&fast);
+    hs_membuf_free(&general);
+}
+
 static void load_all(const uint8_t *data, size_t size, unsigned mode)
 {
+    same_alloc_census(data, size);
     unsigned flip = mode >> 7;
     hs_census *heap[2] = {NULL, NULL}; /* by class, by namespace */
     static const struct { hs_mlpd_group by; hs_mlpd_samples s; } ways[] = {
