@@ -205,7 +205,11 @@ static void test_chunk_sizes(void)
         size_t nw = read_events(data, len, len, &want, &fw);
         CU_ASSERT_EQUAL(fw, HS_DONE);
         CU_ASSERT(nw > 1000);
-        for (size_t chunk = 1; chunk <= 16; chunk++) {
+        /* gzip: 1, 2, 4, 8 and 16 (each piece under 64 bytes is inflated
+         * a byte at a time, and under ASan ISA-L's 32 KiB history move
+         * per call made every size from 1 to 16 most of this suite) */
+        bool gz = strstr(samples[s], ".gz") != NULL;
+        for (size_t chunk = 1; chunk <= 16; chunk += gz ? chunk : 1) {
             uint64_t *got;
             int fg;
             size_t ng = read_events(data, len, chunk, &got, &fg);

@@ -163,8 +163,15 @@ static void same_events(const uint8_t *data, size_t len, const char *what,
     hs__mlpd_general_only = true;
     uint64_t slow = events_hash(data, len, len ? len : 1);
     hs__mlpd_general_only = false;
+    /* gzip input in pieces under 64 bytes is inflated a byte at a time
+     * (src/read/inflate.c: under ASan, ISA-L's 32 KiB history move per
+     * call made that most of this suite's time); the decoder sees the
+     * same inflated bytes as with larger pieces, and test_mlpd and
+     * mlpd_gzip read gzip samples in small pieces */
+    bool gz = len >= 2 && data[0] == 0x1f && data[1] == 0x8b;
     for (size_t i = 0; i < (all ? sizeof chunks / sizeof *chunks : 1); i++) {
-        if (chunks[i] == 1 && len > 30000)
+        if ((chunks[i] == 1 && len > 30000) ||
+            (gz && chunks[i] && chunks[i] < 64))
             continue;
         uint64_t fast = events_hash(data, len,
                                     chunks[i] ? chunks[i] : len ? len : 1);
