@@ -9,9 +9,14 @@
 #                         install what is missing, build, and install heapscope
 #                         (program, library, headers, man pages, completion)
 #                         under PREFIX (default /usr/local; DESTDIR honoured)
+#   scripts/dev.sh deps [PACKAGE...]
+#                         install what `test` needs and the Debian packages
+#                         named, in one apt transaction (CI's first step)
 #
 # Installing needs root (apt-get); packages already present are not
-# reinstalled. The build goes to build/ (override with BUILD_DIR).
+# reinstalled. dpkg skips its fsync per file (--force-unsafe-io): a
+# machine that loses power mid-install installs again. The build goes to
+# build/ (override with BUILD_DIR).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,7 +57,8 @@ install_missing() {
     # rather than fail on its lock.
     $sudo apt-get update -qq -o DPkg::Lock::Timeout=600
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-        -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
+        -o DPkg::Lock::Timeout=600 -o DPkg::Options::=--force-unsafe-io \
+        --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # The browser tests' npm packages (playwright-core; speedscope and ajv for
@@ -115,12 +121,16 @@ build)
     install_missing "${build_pkgs[@]}"
     build
     ;;
+deps)
+    shift
+    install_missing "${build_pkgs[@]}" "${test_pkgs[@]}" $(node_pkgs) "$@"
+    ;;
 install)
     install_missing "${build_pkgs[@]}"
     install_build
     ;;
 *)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
