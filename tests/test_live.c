@@ -52,22 +52,12 @@ static int feed_all(hs_live *l, const uint8_t *data, size_t len, size_t chunk)
     return hs_live_finish(l);
 }
 
-static uint8_t *sample_log(const char *name, size_t *len)
-{
-    const char *dir = tu_samples_dir();
-    if (!dir)
-        return NULL;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return tu_slurp(path, len);
-}
-
 /* ---- a stream gives what the batch loader gives ---------------------- */
 
 static void test_chunks_equal_batch(void)
 {
     size_t len;
-    uint8_t *data = sample_log("leak-hc.eventlog", &len);
+    uint8_t *data = tu_slurp_sample("leak-hc.eventlog", &len);
     if (!data)
         return;
     hs_census *batch = hs_census_new();
@@ -97,7 +87,7 @@ static void test_chunks_equal_batch(void)
 static void test_snapshot_equals_finish(void)
 {
     size_t len;
-    uint8_t *data = sample_log("markers-hc.eventlog", &len);
+    uint8_t *data = tu_slurp_sample("markers-hc.eventlog", &len);
     if (!data)
         return;
     hs_live *quiet = hs_live_new(), *busy = hs_live_new();
@@ -132,7 +122,7 @@ static void test_snapshot_equals_finish(void)
 static void test_snapshot_before_first_gc(void)
 {
     size_t len;
-    uint8_t *data = sample_log("leak-hc.eventlog", &len);
+    uint8_t *data = tu_slurp_sample("leak-hc.eventlog", &len);
     if (!data)
         return;
     hs_live *quiet = hs_live_new(), *early = hs_live_new();
@@ -179,7 +169,7 @@ static size_t first_census_offset(const uint8_t *data, size_t len)
 static void test_page_before_first_census(void)
 {
     size_t len;
-    uint8_t *data = sample_log("leak-hc.eventlog", &len);
+    uint8_t *data = tu_slurp_sample("leak-hc.eventlog", &len);
     if (!data)
         return;
     size_t cut = first_census_offset(data, len);
@@ -242,7 +232,7 @@ static void test_page_from_first_byte(void)
 static void test_truncated_and_malformed(void)
 {
     size_t len;
-    uint8_t *data = sample_log("leak-hc.eventlog", &len);
+    uint8_t *data = tu_slurp_sample("leak-hc.eventlog", &len);
     if (!data)
         return;
     hs_live *l = hs_live_new();

@@ -30,9 +30,9 @@ static const char *const samples[] = {
 
 static void *sample(const char *name, size_t *len)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/mono/%s", tu_samples_dir(), name);
-    return tu_slurp(path, len);
+    char rel[256];
+    snprintf(rel, sizeof rel, "mono/%s", name);
+    return tu_slurp_sample(rel, len);
 }
 
 /* Every event of data fed in chunks of `chunk` bytes: fingerprints into

@@ -215,9 +215,9 @@ static void test_generated(void)
 /* A file of samples/mono/. */
 static uint8_t *sample(const char *name, size_t *n)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/mono/%s", tu_samples_dir(), name);
-    uint8_t *data = tu_slurp(path, n);
+    char rel[256];
+    snprintf(rel, sizeof rel, "mono/%s", name);
+    uint8_t *data = tu_slurp_sample(rel, n);
     CU_ASSERT_PTR_NOT_NULL_FATAL(data);
     return data;
 }

@@ -288,14 +288,20 @@ static void built(struct wr *file, uint8_t ptr_size)
     w_buffer_at(file, 0x10, 2000, b.b + 3, b.n - 3); /* events only */
 }
 
-static void test_built(void)
+/* The file make() writes, with 4- and 8-byte pointers, by both paths. */
+static void both_widths(void (*make)(struct wr *, uint8_t), const char *what)
 {
     for (uint8_t ptr = 4; ptr <= 8; ptr += 4) {
         struct wr file = {0};
-        built(&file, ptr);
-        same_all(file.b, file.n, "built");
-        same_census(file.b, file.n, FROM_PREFIX, "built");
+        make(&file, ptr);
+        same_all(file.b, file.n, what);
+        same_census(file.b, file.n, FROM_PREFIX, what);
     }
+}
+
+static void test_built(void)
+{
+    both_widths(built, "built");
 }
 
 /* An ALLOC with the backtrace of the n absolute frames f, written as
@@ -375,12 +381,7 @@ static void bt_file(struct wr *file, uint8_t ptr_size)
 
 static void test_bt_cache(void)
 {
-    for (uint8_t ptr = 4; ptr <= 8; ptr += 4) {
-        struct wr file = {0};
-        bt_file(&file, ptr);
-        same_all(file.b, file.n, "recurring backtraces");
-        same_census(file.b, file.n, FROM_PREFIX, "recurring backtraces");
-    }
+    both_widths(bt_file, "recurring backtraces");
 }
 
 /* Cut at every byte, and every byte corrupted two ways: the same events,
@@ -422,11 +423,8 @@ static void test_cut_built(void)
  * buffers from about offset 32000. */
 static void test_cut_sample(void)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/mono/deep-alloc-mf8.mlpd",
-             tu_samples_dir());
     size_t len;
-    uint8_t *data = tu_slurp(path, &len);
+    uint8_t *data = tu_slurp_sample("mono/deep-alloc-mf8.mlpd", &len);
     CU_ASSERT_FATAL(data != NULL && len > 34600);
     sweep(data, 34600, 34000, 34600, false);
     free(data);

@@ -73,10 +73,10 @@ static void same(const outcome *a, const outcome *b, const char *name,
 /* One byte spoiled at `spots` positions through the compressed data. */
 static void spoil_through(const char *name, unsigned spots)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/mono/%s", tu_samples_dir(), name);
+    char rel[256];
+    snprintf(rel, sizeof rel, "mono/%s", name);
     size_t len;
-    uint8_t *data = tu_slurp(path, &len);
+    uint8_t *data = tu_slurp_sample(rel, &len);
     CU_ASSERT_FATAL(data != NULL);
     static const size_t pieces[] = {1, 4096};
     unsigned corrupt = 0;
@@ -144,11 +144,8 @@ static uint8_t *with_header(const uint8_t *gz, size_t len, uint8_t flags,
  * in full; a wrong header CRC and reserved flags refused alike. */
 static void test_header_fields(void)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/mono/churn-killed-zip.mlpd.gz",
-             tu_samples_dir());
     size_t len;
-    uint8_t *gz = tu_slurp(path, &len);
+    uint8_t *gz = tu_slurp_sample("mono/churn-killed-zip.mlpd.gz", &len);
     CU_ASSERT_FATAL(gz != NULL && len > 10 && gz[3] == 0);
     outcome plain = read_in_pieces(gz, len, len);
     static const struct { uint8_t flags; bool bad_crc; bool ok; } cases[] = {

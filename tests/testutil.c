@@ -59,6 +59,16 @@ void *tu_slurp(const char *path, size_t *len)
     return buf;
 }
 
+void *tu_slurp_sample(const char *rel, size_t *len)
+{
+    const char *dir = tu_samples_dir();
+    if (!dir)
+        return NULL;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    return tu_slurp(path, len);
+}
+
 static const char *skipped;
 
 void tu_skip(const char *why)

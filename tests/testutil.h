@@ -23,6 +23,9 @@ const char *tu_corpus_dir(void);
 /* The whole file, NUL-terminated (not counted in *len), owned by the
  * caller; NULL when it cannot be read. */
 void *tu_slurp(const char *path, size_t *len);
+/* tu_slurp() of samples/REL (REL as "mono/sites-alloc.mlpd"); NULL when
+ * samples/ or the file is not there. */
+void *tu_slurp_sample(const char *rel, size_t *len);
 
 /*
  * The read end of a pipe into which a forked child writes data[0..len) in
