@@ -8,7 +8,14 @@
 # the packaging tools it needs (debhelper, dpkg-dev, lintian, scdoc),
 # waiting for apt's lock. The packages are removed at the end unless
 # KEEP_PACKAGES=1. Usage: scripts/check-deb.sh
+# scripts/check-deb.sh --packages prints the tools' package names (.ci/run
+# installs them with everything else, in one go).
 set -euo pipefail
+tools=(build-essential debhelper dpkg-dev lintian scdoc)
+if [ "${1:-}" = --packages ]; then
+    echo "${tools[@]}"
+    exit 0
+fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/heapscope-deb.XXXXXX")
 sudo=""
@@ -29,7 +36,7 @@ apt_install() { # ARGS...: apt-get install, waiting for another apt
         -o DPkg::Lock::Timeout=600 --no-install-recommends "$@" >/dev/null
 }
 need=()
-for p in build-essential debhelper dpkg-dev lintian scdoc; do
+for p in "${tools[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
         need+=("$p")
 done

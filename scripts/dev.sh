@@ -80,6 +80,11 @@ browser_deps() {
         echo "dev.sh: npm install failed: the browser tests will be skipped" >&2
 }
 
+# What `test` needs, and the packages named.
+install_test_deps() { # [PACKAGE...]
+    # shellcheck disable=SC2046 # node_pkgs prints words
+    install_missing "${build_pkgs[@]}" "${test_pkgs[@]}" $(node_pkgs) "$@"
+}
 build() { # [MESON OPTIONS...]
     if [ ! -d "$BUILD_DIR" ]; then
         meson setup "$BUILD_DIR" "$@" >/dev/null
@@ -112,7 +117,7 @@ demo)
     "$BUILD_DIR/heapscope" report samples/leak-hc.eventlog -d "$out"
     ;;
 test)
-    install_missing "${build_pkgs[@]}" "${test_pkgs[@]}" $(node_pkgs)
+    install_test_deps
     browser_deps
     build
     meson test -C "$BUILD_DIR" --print-errorlogs
@@ -123,7 +128,7 @@ build)
     ;;
 deps)
     shift
-    install_missing "${build_pkgs[@]}" "${test_pkgs[@]}" $(node_pkgs) "$@"
+    install_test_deps "$@"
     ;;
 install)
     install_missing "${build_pkgs[@]}"
