@@ -4,8 +4,10 @@
  * hs_intern_put of the same words' bytes: the same index for the same
  * key whichever of the two put it, new keys numbered in first-seen order,
  * the key's bytes kept, across rehashes; hs_intern_is_words tells a
- * key's words from others. Linked from the library's
- * objects: the table is not public.
+ * key's words from others. Also hs_grow()'s huge-page hint: an array of
+ * HS_HUGE_MIN bytes or more from the C library is advised for huge pages
+ * (the kernel marks its mapping "hg" in /proc/self/smaps), a smaller one
+ * is not. Linked from the library's objects: neither is public.
  */
 #include <heapscope/heapscope.h>
 
@@ -14,6 +16,8 @@
 
 #include <CUnit/Basic.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A key of 1 to 9 words from i, the same for i and i + 500. */
@@ -87,11 +91,74 @@ static void test_single_words(void)
     hs_intern_free(&t);
 }
 
+/* Whether the kernel takes huge-page advice (THP "always" or "madvise"). */
+static bool thp_on_request(void)
+{
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char line[128] = "";
+    if (!f)
+        return false;
+    bool ok = fgets(line, sizeof line, f) && !strstr(line, "[never]");
+    fclose(f);
+    return ok;
+}
+
+/* Whether the mapping that holds p carries the flag `flag` in its
+ * VmFlags line of /proc/self/smaps; -1 when p is in no mapping listed. */
+static int mapping_has_flag(const void *p, const char *flag)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int found = -1;
+    bool inside = false;
+    uintptr_t a = (uintptr_t)p;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+            inside = a >= lo && a < hi;
+        } else if (inside && !strncmp(line, "VmFlags:", 8)) {
+            char want[8];
+            snprintf(want, sizeof want, " %s", flag);
+            found = strstr(line, want) != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static void test_huge_hint(void)
+{
+    if (!thp_on_request()) {
+        printf("(no transparent huge pages here: not checked) ");
+        return;
+    }
+    /* 1 MiB: below the hint's size, from its own mapping all the same */
+    void *small = NULL, *big = NULL;
+    size_t cap_small = 0, cap_big = 0;
+    CU_ASSERT_FATAL(hs_grow(NULL, &small, &cap_small, (1u << 20) / 16, 16));
+    CU_ASSERT_EQUAL(mapping_has_flag(small, "hg"), 0);
+    /* grown past HS_HUGE_MIN in steps, as a census's entries grow */
+    for (size_t need = 1024; cap_big * 12 < 2 * HS_HUGE_MIN; need *= 3)
+        CU_ASSERT_FATAL(hs_grow(NULL, &big, &cap_big, need, 12));
+    CU_ASSERT_TRUE(cap_big * 12 >= HS_HUGE_MIN);
+    CU_ASSERT_EQUAL(mapping_has_flag(big, "hg"), 1);
+    /* the array's last byte is in the same advised mapping: the advice
+     * covers the whole array, not a part that would split its mapping
+     * (a split mapping cannot be moved by mremap when it grows) */
+    CU_ASSERT_EQUAL(mapping_has_flag((char *)big + cap_big * 12 - 1, "hg"), 1);
+    free(small);
+    free(big);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
         {"words and bytes give the same index", test_words_match_bytes},
         {"one-word keys", test_single_words},
+        {"big arrays hinted for huge pages", test_huge_hint},
         {NULL, NULL},
     };
     return tu_main("intern", NULL, NULL, tests);
