@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A key of 1 to 9 words from i, the same for i and i + 500. */
 static size_t key_of(unsigned i, uint64_t *w)
@@ -91,18 +92,6 @@ static void test_single_words(void)
     hs_intern_free(&t);
 }
 
-/* Whether the kernel takes huge-page advice (THP "always" or "madvise"). */
-static bool thp_on_request(void)
-{
-    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-    char line[128] = "";
-    if (!f)
-        return false;
-    bool ok = fgets(line, sizeof line, f) && !strstr(line, "[never]");
-    fclose(f);
-    return ok;
-}
-
 /* Whether the mapping that holds p carries the flag `flag` in its
  * VmFlags line of /proc/self/smaps; -1 when p is in no mapping listed. */
 static int mapping_has_flag(const void *p, const char *flag)
@@ -127,6 +116,29 @@ static int mapping_has_flag(const void *p, const char *flag)
     }
     fclose(f);
     return found;
+}
+
+/* Whether advice for huge pages is taken here: THP enabled ("always" or
+ * "madvise") and a mapping advised by hand marked "hg" (a container may
+ * forbid it). */
+static bool thp_on_request(void)
+{
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char line[128] = "";
+    if (!f)
+        return false;
+    bool ok = fgets(line, sizeof line, f) && !strstr(line, "[never]");
+    fclose(f);
+    if (!ok)
+        return false;
+    size_t n = (size_t)4 << 20;
+    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return false;
+    ok = madvise(m, n, MADV_HUGEPAGE) == 0 && mapping_has_flag(m, "hg") == 1;
+    munmap(m, n);
+    return ok;
 }
 
 static void test_huge_hint(void)
