@@ -147,7 +147,8 @@ void cli_hold_messages(FILE *to);
 
 /* How many threads a command may use: HEAPSCOPE_THREADS when set to a
  * number from 1 (1: none but the calling thread, as on one CPU; the tests
- * compare both ways), else the CPUs online; at most 64. */
+ * compare both ways), else the CPUs this process may run on (taskset, a
+ * cpuset); at most 64. */
 unsigned cli_threads(void);
 
 /* Flushes standard output: EXIT_OK, or EXIT_IO after saying why it could

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,11 @@ unsigned cli_threads(void)
     unsigned long n = env ? strtoul(env, &end, 10) : 0;
     if (env && *env && !*end && n >= 1)
         return n > 64 ? 64 : (unsigned)n;
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    /* the CPUs this process may run on (taskset, a cpuset), else online */
+    cpu_set_t set;
+    long online = sched_getaffinity(0, sizeof set, &set) == 0
+                      ? CPU_COUNT(&set)
+                      : sysconf(_SC_NPROCESSORS_ONLN);
     return online > 1 ? (online > 64 ? 64 : (unsigned)online) : 1;
 }
 
