@@ -4,9 +4,7 @@
  * hs_census_load_summary_fd(), give what the event-by-event way gives
  * (every event decoded, hs_summary_add_event() and hs_census_load_fd()), for
  * every sample and corpus log, read from a file and from a pipe whose
- * chunks end anywhere in an event; and read ahead in a second thread
- * (hs_load_options.threads), as in one, also cut, corrupt and short of
- * memory.
+ * chunks end anywhere in an event.
  */
 #include <heapscope/heapscope.h>
 
@@ -105,76 +103,6 @@ static char *csv_of(const hs_census *c)
     return t;
 }
 
-/* A census and summary loaded from the file at path, in `threads`
- * threads, with the outcome; c's allocator a (NULL: the C library's). */
-typedef struct loaded {
-    hs_census *c;
-    hs_summary *s;
-    int st;
-    hs_error err;
-} loaded;
-
-static loaded load_path(const char *path, unsigned threads,
-                        const hs_allocator *a)
-{
-    loaded l = {hs_census_new_with(a), hs_summary_new(), 0, {0}};
-    FILE *f = fopen(path, "rb");
-    CU_ASSERT_FATAL(f && l.s);
-    if (!l.c) { /* as the library says it */
-        l.st = HS_ERR_NOMEM;
-        snprintf(l.err.message, sizeof l.err.message, "out of memory");
-        fclose(f);
-        return l;
-    }
-    hs_load_options o;
-    hs_load_options_init(&o);
-    o.threads = threads;
-    l.st = hs_census_load_summary_fd_opt(l.c, l.s, fileno(f), &o, &l.err);
-    hs_summary_finish(l.s);
-    fclose(f);
-    return l;
-}
-
-static void loaded_free(loaded *l)
-{
-    hs_census_free(l->c);
-    hs_summary_free(l->s);
-}
-
-/* Two loads of the same bytes came to the same: outcome, error (code,
- * offset, message), census and summary. */
-static void same_load(const loaded *a, const loaded *b, const char *name)
-{
-    CU_ASSERT_EQUAL(a->st, b->st);
-    if (a->st != HS_OK) {
-        CU_ASSERT_EQUAL(a->err.code, b->err.code);
-        CU_ASSERT_EQUAL(a->err.offset, b->err.offset);
-        CU_ASSERT_STRING_EQUAL(a->err.message, b->err.message);
-    }
-    if (a->st < 0 || b->st < 0)
-        return;
-    same_summary(a->s, b->s, name);
-    char *ca = csv_of(a->c), *cb = csv_of(b->c);
-    if (strcmp(ca, cb) != 0)
-        printf("\n  %s: the census read ahead differs\n", name);
-    CU_ASSERT_STRING_EQUAL(ca, cb);
-    free(ca);
-    free(cb);
-    CU_ASSERT_EQUAL(hs_census_get_info(a->c)->events,
-                    hs_census_get_info(b->c)->events);
-    CU_ASSERT_EQUAL(hs_census_get_info(a->c)->cut_offset,
-                    hs_census_get_info(b->c)->cut_offset);
-}
-
-/* The file at path loaded in one thread and read ahead in a second. */
-static void check_read_ahead(const char *path)
-{
-    loaded one = load_path(path, 1, NULL), two = load_path(path, 2, NULL);
-    same_load(&one, &two, path);
-    loaded_free(&one);
-    loaded_free(&two);
-}
-
 /* The census of hs_census_load_fd() and the summary of every event
  * against both from hs_census_load_summary_fd() on the file at path. */
 static void check_census_pass(const char *path, const hs_summary *want)
@@ -233,7 +161,6 @@ static void check_log(const char *path)
             reap(fd, pid);
     }
     check_census_pass(path, want);
-    check_read_ahead(path);
     hs_summary_free(want);
     free(log);
 }
@@ -293,115 +220,6 @@ static void test_after_block_end(void)
     evw_free(&w);
 }
 
-/* Writes n bytes of log into a new temporary file, its name in path
- * (room for 40). */
-static void write_temp(char *path, const uint8_t *log, size_t n)
-{
-    strcpy(path, "/tmp/heapscope-ahead-XXXXXX");
-    int fd = mkstemp(path);
-    CU_ASSERT_FATAL(fd >= 0);
-    CU_ASSERT_FATAL(write(fd, log, n) == (ssize_t)n);
-    close(fd);
-}
-
-/* A log of a dozen read-ahead chunks (128 KiB): two capabilities' blocks
- * of GC and heap events, a heap sample now and then, each value its own,
- * so that a chunk lost or out of place changes the figures. */
-static void big_log(evw *w)
-{
-    evw_start_ghc92(w);
-    evw_heap_prof_begin(w, 1, 1000, 4);
-    uint64_t t = 1000;
-    for (uint64_t round = 0; round < 6000; round++) {
-        for (uint16_t cap = 0; cap < 2; cap++) {
-            size_t b = evw_block(w, t, cap);
-            hs_event ev = {.tag = HS_EV_GC_START};
-            evw_write(w, t += 10, &ev);
-            ev = (hs_event){.tag = HS_EV_HEAP_ALLOCATED};
-            ev.u.heap.bytes = round * 4096 + cap * 7;
-            evw_write(w, t += 10, &ev);
-            ev = (hs_event){.tag = HS_EV_GC_STATS_GHC};
-            ev.u.gc_stats.gen = (uint16_t)(round % 2);
-            ev.u.gc_stats.copied = round * 3 + cap;
-            ev.u.gc_stats.par_threads = 2;
-            ev.u.gc_stats.has_balanced = true;
-            evw_write(w, t += 10, &ev);
-            ev = (hs_event){.tag = HS_EV_HEAP_SIZE};
-            ev.u.heap.bytes = (1 + round % 97) << 20;
-            evw_write(w, t += 10, &ev);
-            evw_write(w, t += 50 + round % 13,
-                      &(hs_event){.tag = HS_EV_GC_END});
-            evw_block_end(w, b, t);
-        }
-        if (round % 50 == 0) {
-            evw_sample_begin(w, t += 5, round / 50);
-            evw_sample_string(w, t += 5, 100 + round, "A");
-            evw_sample_string(w, t += 5, 7 * round, "B");
-            evw_sample_end(w, t += 5, round / 50);
-        }
-    }
-    evw_data_end(w);
-}
-
-/* big_log() cut at and around chunk ends and inside events, and with a
- * corrupt byte here and there: read ahead, the same outcome, error,
- * offset, census and summary as in one thread. */
-static void test_ahead_cut(void)
-{
-    evw w;
-    big_log(&w);
-    const size_t k = 131072, len = w.len;
-    CU_ASSERT_FATAL(len > 10 * k);
-    const size_t cuts[] = {k + 1, 2 * k - 1, 2 * k, 2 * k + 1, 3 * k + 17,
-                           5 * k + 4099, 9 * k - 3, len - 1, len};
-    char path[40];
-    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
-        write_temp(path, w.data, cuts[i]);
-        check_read_ahead(path);
-        unlink(path);
-    }
-    for (size_t at = k + 5; at < len; at += 3 * k + 1011) {
-        uint8_t was = w.data[at];
-        w.data[at] ^= 0xa5;
-        write_temp(path, w.data, len);
-        check_read_ahead(path);
-        unlink(path);
-        w.data[at] = was;
-    }
-    evw_free(&w);
-}
-
-/* Read ahead with the read buffers refused from the k-th on: the input's
- * buffer (out of memory, said so) or a read-ahead buffer (no thread: the
- * file read in this one, as with one thread); all freed either way. A
- * read buffer is 128 KiB and 63 bytes to start it on a cache line
- * (read/input.c), an odd size no array of the census or summary has. */
-static void test_ahead_nomem(void)
-{
-    evw w;
-    big_log(&w);
-    char path[40];
-    write_temp(path, w.data, w.len);
-    evw_free(&w);
-    loaded want = load_path(path, 1, NULL);
-    CU_ASSERT_FATAL(want.st == HS_OK);
-    for (long k = 0; k < 10; k++) {
-        tu_failing_sized f = {{k, 0, 0}, 131072 + 63};
-        hs_allocator a = tu_failing_sized_allocator(&f);
-        loaded got = load_path(path, 2, &a);
-        if (k == 0) {
-            CU_ASSERT_EQUAL(got.st, HS_ERR_NOMEM);
-            CU_ASSERT_STRING_EQUAL(got.err.message, "out of memory");
-        } else {
-            same_load(&want, &got, path);
-        }
-        loaded_free(&got);
-        CU_ASSERT_EQUAL(f.f.live, 0);
-    }
-    loaded_free(&want);
-    unlink(path);
-}
-
 static void test_samples(void)
 {
     char dir[4096];
@@ -427,8 +245,6 @@ int main(void)
         {"sample logs: one pass as event by event", test_samples},
         {"corpus logs: one pass as event by event", test_corpus},
         {"events after a block's end", test_after_block_end},
-        {"read ahead: cut and corrupt logs", test_ahead_cut},
-        {"read ahead: short of memory", test_ahead_nomem},
         {NULL, NULL},
     };
     return tu_main("onepass", NULL, NULL, tests);

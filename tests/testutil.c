@@ -142,34 +142,6 @@ hs_allocator tu_failing_allocator(tu_failing *f)
     return (hs_allocator){failing_malloc, failing_realloc, failing_free, f};
 }
 
-static void *sized_malloc(void *user, size_t n)
-{
-    tu_failing_sized *s = user;
-    tu_failing always = {-1, 0, 0};
-    void *p = failing_malloc(n == s->only ? &s->f : &always, n);
-    s->f.live += always.live;
-    return p;
-}
-
-static void *sized_realloc(void *user, void *p, size_t n)
-{
-    tu_failing_sized *s = user;
-    tu_failing always = {-1, 0, 0};
-    void *q = failing_realloc(n == s->only ? &s->f : &always, p, n);
-    s->f.live += always.live;
-    return q;
-}
-
-static void sized_free(void *user, void *p)
-{
-    failing_free(&((tu_failing_sized *)user)->f, p);
-}
-
-hs_allocator tu_failing_sized_allocator(tu_failing_sized *s)
-{
-    return (hs_allocator){sized_malloc, sized_realloc, sized_free, s};
-}
-
 int tu_pipe_from(const void *data, size_t len, unsigned mul, unsigned mod,
                  pid_t *pid)
 {

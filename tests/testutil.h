@@ -51,14 +51,6 @@ typedef struct tu_failing {
 } tu_failing;
 hs_allocator tu_failing_allocator(tu_failing *f);
 
-/* tu_failing for the requests of `only` bytes alone: every other request
- * succeeds (and counts in f.live). */
-typedef struct tu_failing_sized {
-    tu_failing f;
-    size_t only;
-} tu_failing_sized;
-hs_allocator tu_failing_sized_allocator(tu_failing_sized *s);
-
 typedef struct tu_test {
     const char *name;
     void (*fn)(void);

@@ -49,37 +49,6 @@ HS_API hs_format hs_format_sniff(const void *data, size_t n);
 HS_API int hs_census_load_summary_fd(hs_census *c, hs_summary *s, int fd,
                                      hs_error *err);
 
-/* How hs_census_load_summary_fd_opt() loads. */
-typedef struct hs_load_options {
-    size_t size;      /* set by hs_load_options_init() */
-    /*
-     * 1 (the default): every event handled in the calling thread. 2 or
-     * more: an eventlog's events of the summary are fed to it in a second
-     * thread while the calling thread reads the log and builds the census;
-     * the census, the summary, the outcome and the error are the same.
-     * The summary's allocator is then called from that thread, while the
-     * census's is called from this one. When no thread can be started,
-     * the load goes on in one.
-     */
-    unsigned threads;
-} hs_load_options;
-
-/* Fills *opt with the defaults: one thread. */
-HS_API void hs_load_options_init_size(hs_load_options *opt, size_t size);
-static inline void hs_load_options_init(hs_load_options *opt)
-{
-    hs_load_options_init_size(opt, sizeof *opt);
-}
-
-/*
- * hs_census_load_summary_fd() with options (NULL: the defaults).
- * HS_ERR_INVALID, described in *err, when opt was not set up by
- * hs_load_options_init().
- */
-HS_API int hs_census_load_summary_fd_opt(hs_census *c, hs_summary *s, int fd,
-                                         const hs_load_options *opt,
-                                         hs_error *err);
-
 /*
  * Reads the eventlog on fd, from where it stands to its end, through r
  * into the summary s: the summary's events decoded, every other one only

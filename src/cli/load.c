@@ -57,10 +57,7 @@ int cli_load_census_summary(const char *path, unsigned name_limit,
     }
     hs_error err;
     cli_progress_begin(fd, path);
-    hs_load_options lo; /* a summary fed in a second thread, with a CPU */
-    hs_load_options_init(&lo);
-    lo.threads = s ? cli_threads() : 1;
-    int st = hs_census_load_summary_fd_opt(c, s, fd, &lo, &err);
+    int st = hs_census_load_summary_fd(c, s, fd, &err);
     cli_progress_end();
     if (fd > 0)
         close(fd);

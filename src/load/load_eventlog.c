@@ -143,7 +143,7 @@ static int census_done(hs_census *c, hs_reader *r, int st, hs_error *err)
 }
 
 int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
-                      unsigned threads, hs_error *err)
+                      hs_error *err)
 {
     hs_reader *r = hs_reader_new_with(c->alloc);
     if (!r) {
@@ -153,8 +153,6 @@ int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
     hs_reader_set_raw_stacks(r, true); /* bands are keyed on the bytes */
     pass p;
     pass_init(&p, r, c, s);
-    if (threads > 1)
-        hs_input_read_ahead(in); /* the reads beside the decoding */
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
     int st = hs__read_input_tally(r, in, on_event, &p, &t);
     if (p.census_err || p.summary_err) {

@@ -12,10 +12,9 @@
 /* The eventlog `in` into the empty census c and, when s is not NULL, the
  * summary s in the same pass; c finished, s not. Returns as
  * hs_census_load_fd() does; a failure of s ends the load with its error in
- * *err. With threads > 1, s is fed in a second thread (summary_lane.h),
- * with the same outcome. */
+ * *err. */
 int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
-                      unsigned threads, hs_error *err);
+                      hs_error *err);
 
 /* Sets r to decode only the tags the census (when `census`) and the
  * summary (when `summary`) read: what a caller that hands every event to

@@ -31,8 +31,6 @@ typedef struct hs_input {
     bool eof;
     uint64_t offset;        /* bytes handed out so far */
     int err_no;             /* errno of a failed read(), else 0 */
-    bool want_ahead;        /* hs_input_read_ahead() asked */
-    struct hs_input_ahead *ahead; /* the thread reading ahead, or NULL */
 } hs_input;
 
 /*
@@ -58,17 +56,6 @@ int hs_input_next(hs_input *in, const uint8_t **data, size_t *len);
  */
 int hs_input_peek(hs_input *in, size_t n, const uint8_t **data,
                   size_t *len);
-
-/*
- * Asks that a regular file be read ahead by a second thread, from the
- * first pull that finds nothing peeked on: it read()s 128 KiB chunks into
- * a ring of buffers while the caller decodes, and each pull hands out the
- * next full one, the same bytes in the same chunks (input_ahead.c). Other
- * inputs (a pipe or socket, whose read() may wait for ever) and a file
- * for which no thread or buffer can be had are read as before. Peeking
- * after that pull is refused (HS_ERR_MISUSE).
- */
-void hs_input_read_ahead(hs_input *in);
 
 /* Frees the buffer; the fd stays open. Harmless twice. */
 void hs_input_close(hs_input *in);
