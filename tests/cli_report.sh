@@ -59,6 +59,71 @@ rc=$?
 expect_rc "report into a new directory on a full disk" 3
 check "report on a full disk: the directories it made are removed" absent "$TMP/new"
 
+# ---- one thread or two: the same set, messages and exit code ---------------
+# With more than one CPU, report writes the files that draw no chart in a
+# second thread while the charts are drawn (HEAPSCOPE_THREADS=1: all in
+# one thread, as on one CPU). Outputs of every kind, a file of the second
+# thread failing (the page, over the size limit), and one of the first
+# (the SVG): the same bytes, lines and exit code either way, and a failure
+# leaves the previous set whole.
+same_set() { # DIR1 DIR2: the same file names and bytes (a PDF's date aside)
+    [ "$(ls -A "$1")" = "$(ls -A "$2")" ] || return 1
+    local f
+    for f in "$1"/*; do
+        if [[ "$f" == *.pdf ]]; then
+            cmp -s <(grep -av CreationDate "$f") \
+                <(grep -av CreationDate "$2/${f##*/}") || return 1
+        else
+            cmp -s "$f" "$2/${f##*/}" || return 1
+        fi
+    done
+}
+# report_threads T LIMIT INPUT DIR: report with T threads under a file
+# size limit (KiB); its lines and exit code in $TMP/said.T, the
+# temporary directory's random name and DIR made the same (under
+# LeakSanitizer, without its count of suppressed leaks, which differs).
+report_threads() {
+    ( export HEAPSCOPE_THREADS=$1; trap '' XFSZ; ulimit -f "$2"
+      export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0
+      exec "$BIN" report "$3" -d "$4" ) >"$TMP/said.$1" 2>&1
+    echo "exit $?" >>"$TMP/said.$1"
+    sed -i -e "s|$4|DIR|g" -e 's|\.heapscope-[A-Za-z0-9]*|.heapscope-X|g' \
+        "$TMP/said.$1"
+}
+for in in "$hc" "$p" "$SAMPLES/mono/threads-alloc-heapshot.mlpd"; do
+    name=$(basename "$in")
+    for t in 1 2; do report_threads $t unlimited "$in" "$TMP/threads$t"; done
+    check "report $name: one thread or two, the same files" \
+        same_set "$TMP/threads1" "$TMP/threads2"
+    check "report $name: one thread or two, the same lines and exit code" \
+        cmp -s "$TMP/said.1" "$TMP/said.2"
+    rm -rf "$TMP/threads1" "$TMP/threads2"
+done
+check "report: the second thread's files are in the set" \
+    grep -q "^wrote DIR/threads-alloc-heapshot.alloc.folded " "$TMP/said.2"
+"$BIN" report "$p" -d "$TMP/old" >/dev/null 2>&1
+before=$(cd "$TMP/old" && md5sum ./* | sort)
+for t in 1 2; do # the page fails, in the second thread
+    rm -rf "$TMP/old$t"
+    cp -a "$TMP/old" "$TMP/old$t"
+    report_threads $t 300 "$hc" "$TMP/old$t"
+    check "report, the page over the size limit ($t threads): the previous set whole" \
+        same "$before" "$(cd "$TMP/old$t" && md5sum ./* | sort)"
+    check "report, the page over the size limit ($t threads): no temporary directory" \
+        test -z "$(find "$TMP/old$t" -name '.heapscope-*')"
+done
+check "report, the page over the size limit: two threads say what one says" \
+    cmp -s "$TMP/said.1" "$TMP/said.2"
+check "report, the page over the size limit: its failure, exit 3" same \
+    "$(cat "$TMP/said.2")" "heapscope: report: cannot write DIR/.heapscope-X/leak-hc.html: File too large
+exit 3"
+report_threads 2 100 "$hc" "$TMP/old1" # the SVG fails: no second thread
+check "report, the SVG over the size limit: its failure alone, exit 3" same \
+    "$(cat "$TMP/said.2")" "heapscope: report: cannot write DIR/.heapscope-X/leak-hc.svg: File too large
+exit 3"
+check "report, the SVG over the size limit: the previous set whole" \
+    same "$before" "$(cd "$TMP/old1" && md5sum ./* | sort)"
+
 # ---- the summary line cannot be written -----------------------------------
 "$BIN" report "$hc" -d "$TMP/full" >/dev/full 2>"$TMP/err"
 rc=$?

@@ -140,6 +140,17 @@ void cli_progress_end(void);
  */
 void cli_vprint(const char *prefix, const char *fmt, va_list ap);
 
+/* Sends this thread's messages to `to` instead of stderr (NULL: stderr
+ * again): a set's files written in a second thread show their messages
+ * after the others', in the set's order (report_dir.c). */
+void cli_hold_messages(FILE *to);
+
+/* How many threads a command may use: HEAPSCOPE_THREADS when set to a
+ * number from 1 (1: none but the calling thread, as on one CPU; the tests
+ * compare both ways), else the CPUs this process may run on (taskset, a
+ * cpuset); at most 64. */
+unsigned cli_threads(void);
+
 /* Flushes standard output: EXIT_OK, or EXIT_IO after saying why it could
  * not be written (a full disk, a closed descriptor). */
 int cli_stdout_written(void);

@@ -440,7 +440,7 @@ static int write_dir(const diff_args *a, const hs_diff *d)
                             files[i].kind == OUT_CHART && !charts
                                 ? SET_REMOVE
                                 : SET_WRITE,
-                            write_set_file, &files[i]};
+                            write_set_file, &files[i], false};
     int rc = cli_check_charts();
     return rc ? rc : dir_set_write(a->dir, NULL, set, 4, false);
 }

@@ -334,6 +334,7 @@ int cmd_report(int argc, char **argv)
     set.base = base;
     set.gc_json = gc;
     set.alloc_samples = alloc;
+    set.two_threads = cli_threads() > 1;
     int rc = base ? report_dir_write(c, &set) : EXIT_INTERNAL;
     if (rc == EXIT_OK) {
         print_summary(c, base, gs ? hs_summary_get_stats(gs) : NULL, alloc);

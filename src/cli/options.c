@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,11 @@ static void put_escaped(FILE *f, const char *s, size_t n)
     }
 }
 
+/* Where this thread's messages go instead of stderr, or NULL. */
+static _Thread_local FILE *held_to;
+
+void cli_hold_messages(FILE *to) { held_to = to; }
+
 void cli_vprint(const char *prefix, const char *fmt, va_list ap)
 {
     char small[1024];
@@ -48,13 +54,29 @@ void cli_vprint(const char *prefix, const char *fmt, va_list ap)
     else if (n >= (int)sizeof small)
         text = small, n = (int)sizeof small - 1; /* out of memory: cut */
     va_end(again);
+    FILE *f = held_to ? held_to : stderr;
     fflush(stdout);
-    fputs(prefix, stderr);
+    fputs(prefix, f);
     if (n > 0)
-        put_escaped(stderr, text, (size_t)n);
-    fputc('\n', stderr);
+        put_escaped(f, text, (size_t)n);
+    fputc('\n', f);
     if (text != small)
         free(text);
+}
+
+unsigned cli_threads(void)
+{
+    const char *env = getenv("HEAPSCOPE_THREADS");
+    char *end;
+    unsigned long n = env ? strtoul(env, &end, 10) : 0;
+    if (env && *env && !*end && n >= 1)
+        return n > 64 ? 64 : (unsigned)n;
+    /* the CPUs this process may run on (taskset, a cpuset), else online */
+    cpu_set_t set;
+    long online = sched_getaffinity(0, sizeof set, &set) == 0
+                      ? CPU_COUNT(&set)
+                      : sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 1 ? (online > 64 ? 64 : (unsigned)online) : 1;
 }
 
 void cli_errorf(const char *fmt, ...)

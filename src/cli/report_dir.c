@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -228,19 +229,111 @@ static bool is_input(const report_set *s, const char *path)
            st.st_dev == s->input_st->st_dev && st.st_ino == s->input_st->st_ino;
 }
 
-/* Writes the files to write into tmp. An exit code. */
+/* The index of the first file at or after i to write in the lane
+ * `beside`, or n. */
+static size_t next_in_lane(const set_file *files, size_t n, size_t i,
+                           bool beside)
+{
+    while (i < n &&
+           (files[i].action != SET_WRITE || files[i].beside != beside))
+        i++;
+    return i;
+}
+
+/* Writes files[i] into tmp. An exit code. */
+static int write_one(const char *tmp, const set_file *f)
+{
+    char *path = join(tmp, f->name, "");
+    int rc = path ? f->write(path, f->arg) : EXIT_INTERNAL;
+    free(path);
+    return rc;
+}
+
+/* Writes the files of one lane in the set's order, up to the first
+ * failure. An exit code. */
+static int write_lane(const char *tmp, const set_file *files, size_t n,
+                      bool beside)
+{
+    int rc = EXIT_OK;
+    for (size_t i = next_in_lane(files, n, 0, beside); i < n && !rc;
+         i = next_in_lane(files, n, i + 1, beside))
+        rc = write_one(tmp, &files[i]);
+    return rc;
+}
+
+/* The files marked beside, written in a second thread; its messages held
+ * in a memory stream until the calling thread's files are written. */
+typedef struct beside {
+    const char *tmp;
+    const set_file *files;
+    size_t n;
+    int rc;
+    FILE *held;
+    char *text;
+    size_t len;
+    pthread_t thread;
+} beside;
+
+static void *beside_run(void *arg)
+{
+    beside *b = arg;
+    cli_hold_messages(b->held);
+    b->rc = write_lane(b->tmp, b->files, b->n, true);
+    cli_hold_messages(NULL);
+    return NULL;
+}
+
+/* Starts the second thread; false (nothing started, nothing held) when
+ * it cannot be: the caller then writes those files itself. */
+static bool beside_start(beside *b)
+{
+    b->held = open_memstream(&b->text, &b->len);
+    if (b->held && pthread_create(&b->thread, NULL, beside_run, b) == 0)
+        return true;
+    if (b->held)
+        fclose(b->held);
+    free(b->text);
+    return false;
+}
+
+/* Waits for the second thread. rc is what the calling thread's files
+ * came to: its failure stands, and the second thread's messages are
+ * dropped, as the files after a failure are never written; otherwise its
+ * messages are shown, after the calling thread's, and its code is the
+ * set's. */
+static int beside_end(beside *b, int rc)
+{
+    pthread_join(b->thread, NULL);
+    fclose(b->held);
+    if (rc == EXIT_OK) {
+        fwrite(b->text, 1, b->len, stderr);
+        rc = b->rc;
+    }
+    free(b->text);
+    return rc;
+}
+
+/*
+ * Writes the files to write into tmp, up to the first failure. The files
+ * marked beside (all after the others in the set's order) are written in
+ * a second thread, started once the calling thread has written its first
+ * file, which they may read (the page embeds the SVG chart); in the
+ * calling thread after its own when no thread can be started. An exit
+ * code, and the messages, of writing the files one by one in order.
+ */
 static int write_files(const char *tmp, const set_file *files, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (files[i].action != SET_WRITE)
-            continue;
-        char *path = join(tmp, files[i].name, "");
-        int rc = path ? files[i].write(path, files[i].arg) : EXIT_INTERNAL;
-        free(path);
-        if (rc != EXIT_OK)
-            return rc;
-    }
-    return EXIT_OK;
+    beside b = {tmp, files, n, EXIT_OK, NULL, NULL, 0, 0};
+    size_t i = next_in_lane(files, n, 0, false);
+    int rc = i < n ? write_one(tmp, &files[i]) : EXIT_OK;
+    bool two = rc == EXIT_OK && next_in_lane(files, n, 0, true) < n &&
+               beside_start(&b);
+    while (rc == EXIT_OK && i < n &&
+           (i = next_in_lane(files, n, i + 1, false)) < n)
+        rc = write_one(tmp, &files[i]);
+    if (two)
+        return beside_end(&b, rc);
+    return rc == EXIT_OK ? write_lane(tmp, files, n, true) : rc;
 }
 
 static void human_size(char *buf, size_t n, const char *path)
@@ -375,7 +468,11 @@ static bool plan_file(const hs_census *c, const report_set *set, size_t i,
     char *name = join(NULL, set->base, outputs[i].ext);
     bool want = wanted(c, set, outputs[i].w);
     *rf = (report_file){c, set, outputs[i].w, links, 0, svg};
-    *file = (set_file){name, SET_REMOVE, write_report_file, rf};
+    /* the charts in the calling thread, where the fonts are loaded once;
+     * the rest beside them, the page once the SVG it embeds is written */
+    *file = (set_file){name, SET_REMOVE, write_report_file, rf,
+                       set->two_threads && outputs[i].w != W_SVG &&
+                           outputs[i].w != W_PDF};
     if (final && is_input(set, final)) {
         if (want)
             cli_warnf("%s: not written: it is the input (use -d DIR)", final);

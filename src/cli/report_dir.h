@@ -28,6 +28,10 @@ typedef struct report_set {
     const char *shown_dir; /* the directory the "wrote" lines and rename
                               errors name, when not dir (watch writes into
                               a set that DIR will point at) */
+    bool two_threads;     /* write the files that draw no chart in a
+                             second thread while the charts are drawn
+                             (report, with more than one CPU: see
+                             cli_threads()) */
 } report_set;
 
 /* Empties *s and gives it the chart's defaults (bands, sort, kind). */
@@ -80,6 +84,8 @@ typedef struct set_file {
     set_action action;
     set_write_fn write;  /* SET_WRITE: write(path, arg) */
     const void *arg;
+    bool beside;         /* written in a second thread (see dir_set_write;
+                            every such file comes after the others) */
 } set_file;
 
 /*
@@ -88,7 +94,12 @@ typedef struct set_file {
  * (made, with parents, when missing), then are renamed into place, and
  * the files to remove are removed; "wrote PATH (SIZE)" is printed per
  * file unless quiet, PATH inside shown_dir when not NULL (see
- * report_set.shown_dir), else inside dir. On a failure the previous set stays whole, the
+ * report_set.shown_dir), else inside dir. The files marked beside are
+ * written in a second thread, started once the calling thread has written
+ * its first file to write (they may read it), their messages held and
+ * shown after the others': the messages and the exit code are those of
+ * writing the files one by one in order, stopping at the first failure.
+ * On a failure the previous set stays whole, the
  * temporary directory is removed, and so is `dir` when this call made it.
  * Returns an exit code after printing any error.
  */
