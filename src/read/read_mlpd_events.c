@@ -16,6 +16,9 @@
 #include "read/read_mlpd_cursor.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static MLPD_INLINE uint64_t get_ptr(mlpd_decoder *d, mlpd_cursor *c)
 {
@@ -300,15 +303,13 @@ static MLPD_INLINE bool sleb_at(const uint8_t **p, uint64_t *v)
 struct alloc_vals { uint64_t dt, vt, obj, size, n; uint8_t byte; };
 
 /*
- * The ALLOC at p, end its bytes at hand: its values into *a, its frames
- * (at most cap) into f, *m advanced over them; the end of the event, or
- * NULL (nothing in *m changed) when the fast path leaves it alone.
+ * The ALLOC at p, end its bytes at hand, up to its frames: its values into
+ * *a (a->n frames, at most cap, each of whose longest encoding is at hand);
+ * where its frames begin, or NULL when the fast path leaves it alone.
  */
-static MLPD_INLINE const uint8_t *alloc_at(const mlpd_decoder *d,
-                                           const uint8_t *p,
-                                           const uint8_t *end, uint64_t *f,
-                                           size_t cap, uint64_t *m,
-                                           struct alloc_vals *a)
+static MLPD_INLINE const uint8_t *alloc_head(const uint8_t *p,
+                                             const uint8_t *end, size_t cap,
+                                             struct alloc_vals *a)
 {
     /* the room first: the cursor may be at the end of its bytes */
     if (end - p < ALLOC_HEAD)
@@ -319,22 +320,45 @@ static MLPD_INLINE const uint8_t *alloc_at(const mlpd_decoder *d,
         !sleb_at(&p, &a->vt) || !sleb_at(&p, &a->obj) ||
         !uleb_at(&p, &a->size))
         return NULL;
-    if (a->byte == 0x10) {
-        if (!uleb_at(&p, &a->n) || a->n > cap ||
-            a->n > (uint64_t)(end - p) / LEB_UNCHECKED_MAX)
-            return NULL;
-        /* In locals: the stores to f could alias d's fields. */
-        uint64_t mask = d->mask, mm = *m;
-        for (size_t i = 0; i < a->n; i++) {
-            uint64_t delta;
-            if (!sleb_at(&p, &delta))
-                return NULL;
-            mm += delta;
-            f[i] = mm & mask;
-        }
-        *m = mm;
-    }
+    if (a->byte == 0x10 &&
+        (!uleb_at(&p, &a->n) || a->n > cap ||
+         a->n > (uint64_t)(end - p) / LEB_UNCHECKED_MAX))
+        return NULL;
     return p;
+}
+
+/* n frames at p, running deltas from *m, into f (masked); *m advanced
+ * over them. The end of the frames, or NULL (*m unchanged). */
+static MLPD_INLINE const uint8_t *frames_at(uint64_t mask, const uint8_t *p,
+                                            uint64_t n, uint64_t *f,
+                                            uint64_t *m)
+{
+    /* In locals: the stores to f could alias *m. */
+    uint64_t mm = *m;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t delta;
+        if (!sleb_at(&p, &delta))
+            return NULL;
+        mm += delta;
+        f[i] = mm & mask;
+    }
+    *m = mm;
+    return p;
+}
+
+/*
+ * The ALLOC at p, end its bytes at hand: its values into *a, its frames
+ * (at most cap) into f, *m advanced over them; the end of the event, or
+ * NULL (nothing in *m changed) when the fast path leaves it alone.
+ */
+static MLPD_INLINE const uint8_t *alloc_at(const mlpd_decoder *d,
+                                           const uint8_t *p,
+                                           const uint8_t *end, uint64_t *f,
+                                           size_t cap, uint64_t *m,
+                                           struct alloc_vals *a)
+{
+    p = alloc_head(p, end, cap, a);
+    return p && a->n ? frames_at(d->mask, p, a->n, f, m) : p;
 }
 
 static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
@@ -363,6 +387,123 @@ static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
     return true;
 }
 
+/* --- a run's backtraces, matched by their bytes (mlpd_bt) ------------ */
+
+/*
+ * The slot of a backtrace of n frames whose first is at running value
+ * first, its later frames' bytes at p, for an ALLOC of vtable (raw) vt:
+ * from those and the bytes surely the backtrace's (each later frame has
+ * one at least). The vtable only picks the slot (a backtrace allocating
+ * two classes is kept twice): the first frames are mostly the runtime's
+ * allocator and its callers, the same for many sites.
+ */
+static MLPD_INLINE size_t bt_slot(uint64_t first, uint64_t n, uint64_t vt,
+                                  const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    if (n - 1 < 8)
+        w &= ((uint64_t)1 << (8 * (n - 1))) - 1;
+    uint64_t h = (first + vt) * 0x9e3779b97f4a7c15ull ^
+                 (w + n) * 0xff51afd7ed558ccdull;
+    return (size_t)(h >> 55) & (MLPD_BT_SLOTS - 1);
+}
+
+/* The MLPD_BT_BYTES bytes at p begin with e's. */
+static MLPD_INLINE bool bt_same(const uint8_t *p, const mlpd_bt *e)
+{
+#if defined(__SSE2__)
+    __m128i a0 = _mm_loadu_si128((const __m128i *)p);
+    __m128i a1 = _mm_loadu_si128((const __m128i *)(p + 16));
+    __m128i b0 = _mm_loadu_si128((const __m128i *)e->bytes);
+    __m128i b1 = _mm_loadu_si128((const __m128i *)(e->bytes + 16));
+    uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
+                  (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16;
+    uint32_t want = (uint32_t)(((uint64_t)1 << e->len) - 1);
+    return (~eq & want) == 0;
+#else
+    return memcmp(p, e->bytes, e->len) == 0;
+#endif
+}
+
+bool hs__mlpd_decoder_runs(mlpd_decoder *d)
+{
+    if (!d->bt)
+        d->bt = hs_calloc(d->alloc, 1, sizeof *d->bt);
+    return d->bt != NULL;
+}
+
+/*
+ * A backtrace run_frames() did not find: its n frames decoded into f from
+ * the first's running value and the bytes at p (the later frames), *m
+ * set past them; a slot of its pair (s, s ^ 1), in turn, takes it and
+ * *id is its new id (0 when it is not kept). The end of the frames, or
+ * NULL (*m unchanged).
+ */
+static HS_NOINLINE const uint8_t *bt_new(mlpd_decoder *d, size_t s,
+                                         const uint8_t *p, size_t n,
+                                         uint64_t *f, uint64_t first,
+                                         uint64_t *m, uint32_t *id)
+{
+    uint64_t last = first;
+    f[0] = first & d->mask;
+    const uint8_t *r = frames_at(d->mask, p, n - 1, f + 1, &last);
+    if (!r)
+        return NULL;
+    *m = last;
+    size_t len = (size_t)(r - p);
+    if (len > MLPD_BT_BYTES || d->bt->next == UINT32_MAX)
+        return r;
+    mlpd_bts *b = d->bt;
+    s = (s & ~(size_t)1) | b->turn[s / 2];
+    b->turn[s / 2] ^= 1;
+    mlpd_bt *e = &b->slot[s];
+    e->first = first;
+    e->last = last;
+    e->n = (uint8_t)n;
+    e->len = (uint8_t)len;
+    *id = e->id = ++b->next;
+    memcpy(e->bytes, p, MLPD_BT_BYTES);
+    memcpy(b->frames[s], f, n * sizeof *f);
+    return r;
+}
+
+/*
+ * The n frames (n >= 1, at most cap) of a run's ALLOC at p, as
+ * frames_at(), through the backtraces met lately: a known one is copied,
+ * not decoded. *id: the backtrace's id, 0 when it is not kept.
+ */
+static MLPD_INLINE const uint8_t *run_frames(mlpd_decoder *d,
+                                             const uint8_t *p,
+                                             const uint8_t *end, size_t n,
+                                             uint64_t vt, size_t cap,
+                                             uint64_t *f,
+                                             uint64_t *m, uint32_t *id)
+{
+    *id = 0;
+    if (n > MLPD_BT_FRAMES || cap < MLPD_BT_FRAMES ||
+        end - p < LEB_UNCHECKED_MAX + MLPD_BT_BYTES)
+        return frames_at(d->mask, p, n, f, m);
+    uint64_t delta;
+    const uint8_t *q = p;
+    if (!sleb_at(&q, &delta))
+        return NULL;
+    uint64_t first = *m + delta;
+    /* Two ways: the sites of one method at one depth called from two
+     * places would take turns in one slot. An empty slot's n is 0. */
+    size_t s = bt_slot(first, n, vt, q);
+    const mlpd_bt *e = &d->bt->slot[s];
+    if (!(e->first == first && e->n == n && bt_same(q, e))) {
+        e = &d->bt->slot[s ^= 1];
+        if (!(e->first == first && e->n == n && bt_same(q, e)))
+            return bt_new(d, s, q, n, f, first, m, id);
+    }
+    memcpy(f, d->bt->frames[s], MLPD_BT_FRAMES * sizeof *f);
+    *m = e->last;
+    *id = e->id;
+    return q + e->len;
+}
+
 size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
                               hs__mlpd_allocs *run)
 {
@@ -371,14 +512,18 @@ size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
     size_t k = 0, used = 0;
     while (k < HS__MLPD_RUN) {
         struct alloc_vals a;
-        const uint8_t *q = alloc_at(d, p, c->end, run->frames + used,
-                                    HS__MLPD_RUN_FRAMES - used, &m, &a);
+        uint32_t id = 0;
+        size_t cap = HS__MLPD_RUN_FRAMES - used;
+        const uint8_t *q = alloc_head(p, c->end, cap, &a);
+        if (q && a.n)
+            q = run_frames(d, q, c->end, a.n, a.vt, cap, run->frames + used, &m,
+                           &id);
         if (!q)
             break;
         t += a.dt;
         run->a[k++] = (hs__mlpd_alloc){(d->ptr_base + a.vt) & d->mask,
                                        a.size, t, (uint32_t)used,
-                                       (uint32_t)a.n, a.byte == 0x10};
+                                       (uint32_t)a.n, id, a.byte == 0x10};
         used += a.n;
         p = q;
     }
@@ -440,5 +585,6 @@ void hs__mlpd_decoder_free(mlpd_decoder *d)
     for (unsigned k = 0; k < 3; k++)
         hs_free(d->alloc, d->col[k]);
     hs_free(d->alloc, d->rec);
+    hs_free(d->alloc, d->bt);
     memset(d, 0, sizeof *d);
 }
