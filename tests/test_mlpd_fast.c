@@ -402,7 +402,12 @@ static void bt_file(struct wr *file, uint8_t ptr_size)
 
 static void test_bt_cache(void)
 {
+    /* with the reader's misses resting its cache, and without */
     both_widths(bt_file, "recurring backtraces");
+    uint32_t rest = hs__mlpd_bt_rest;
+    hs__mlpd_bt_rest = 0;
+    both_widths(bt_file, "recurring backtraces, no rest");
+    hs__mlpd_bt_rest = rest;
 }
 
 /* Cut at every byte, and every byte corrupted two ways: the same events,

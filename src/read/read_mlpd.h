@@ -42,12 +42,14 @@ typedef struct mlpd_bt {
     uint8_t bytes[MLPD_BT_BYTES];
 } mlpd_bt;
 /* The backtraces met lately, in pairs of slots: their frames (masked) per
- * slot, per pair the slot to fill next, and the id the next one takes. */
+ * slot, per pair the slot to fill next, the id the next one takes; the
+ * ALLOCs that tried them lately and those that missed, and how many more
+ * do without them. */
 typedef struct mlpd_bts {
     mlpd_bt slot[MLPD_BT_SLOTS];
     uint64_t frames[MLPD_BT_SLOTS][MLPD_BT_FRAMES];
     uint8_t turn[MLPD_BT_SLOTS / 2];
-    uint32_t next;
+    uint32_t next, tried, missed, rest;
 } mlpd_bts;
 
 /* The per-buffer state and the scratch arrays events point into. */
@@ -90,6 +92,9 @@ void hs__mlpd_decoder_free(mlpd_decoder *d);
 /* For tests: true sends every event through the general decoder, so that
  * its results can be compared with the fast path's (false, the default). */
 extern bool hs__mlpd_general_only;
+/* For tests: after a quarter of the ALLOCs of a run's last few missed
+ * the backtraces kept, this many do without them (0: none does). */
+extern uint32_t hs__mlpd_bt_rest;
 /* For tests: true makes hs_mlpd_read_fd_count() walk the portable way even
  * on a processor with BMI2, so that the two walkers can be compared. */
 extern bool hs__mlpd_count_portable;

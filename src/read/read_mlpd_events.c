@@ -389,6 +389,9 @@ static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
 
 /* --- a run's backtraces, matched by their bytes (mlpd_bt) ------------ */
 
+#define BT_TRY 256
+uint32_t hs__mlpd_bt_rest = 8192;
+
 /*
  * The slot of a backtrace of n frames whose first is at running value
  * first, its later frames' bytes at p, for an ALLOC of vtable (raw) vt:
@@ -451,6 +454,7 @@ static HS_NOINLINE const uint8_t *bt_new(mlpd_decoder *d, size_t s,
     if (!r)
         return NULL;
     *m = last;
+    d->bt->missed++;
     size_t len = (size_t)(r - p);
     if (len > MLPD_BT_BYTES || d->bt->next == UINT32_MAX)
         return r;
@@ -471,9 +475,10 @@ static HS_NOINLINE const uint8_t *bt_new(mlpd_decoder *d, size_t s,
 /*
  * The n frames (n >= 1, at most cap) of a run's ALLOC at p, as
  * frames_at(), through the backtraces met lately: a known one is copied,
- * not decoded. *id: the backtrace's id, 0 when it is not kept.
+ * not decoded (use: false decodes every frame). *id: the backtrace's id,
+ * 0 when it is not kept.
  */
-static MLPD_INLINE const uint8_t *run_frames(mlpd_decoder *d,
+static MLPD_INLINE const uint8_t *run_frames(mlpd_decoder *d, bool use,
                                              const uint8_t *p,
                                              const uint8_t *end, size_t n,
                                              uint64_t vt, size_t cap,
@@ -481,7 +486,7 @@ static MLPD_INLINE const uint8_t *run_frames(mlpd_decoder *d,
                                              uint64_t *m, uint32_t *id)
 {
     *id = 0;
-    if (n > MLPD_BT_FRAMES || cap < MLPD_BT_FRAMES ||
+    if (!use || n > MLPD_BT_FRAMES || cap < MLPD_BT_FRAMES ||
         end - p < LEB_UNCHECKED_MAX + MLPD_BT_BYTES)
         return frames_at(d->mask, p, n, f, m);
     uint64_t delta;
@@ -510,14 +515,20 @@ size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
     const uint8_t *p = c->p;
     uint64_t m = d->method, t = d->time;
     size_t k = 0, used = 0;
+    /* A file whose backtraces seldom recur (thousands of sites) would pay
+     * for slots filled and never used: after BT_TRY ALLOCs of which more
+     * than a quarter missed, the next hs__mlpd_bt_rest decode every
+     * frame. */
+    mlpd_bts *b = d->bt;
+    bool use = b->rest == 0;
     while (k < HS__MLPD_RUN) {
         struct alloc_vals a;
         uint32_t id = 0;
         size_t cap = HS__MLPD_RUN_FRAMES - used;
         const uint8_t *q = alloc_head(p, c->end, cap, &a);
         if (q && a.n)
-            q = run_frames(d, q, c->end, a.n, a.vt, cap, run->frames + used, &m,
-                           &id);
+            q = run_frames(d, use, q, c->end, a.n, a.vt, cap,
+                           run->frames + used, &m, &id);
         if (!q)
             break;
         t += a.dt;
@@ -526,6 +537,12 @@ size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
                                        (uint32_t)a.n, id, a.byte == 0x10};
         used += a.n;
         p = q;
+    }
+    if (!use) {
+        b->rest -= k < b->rest ? (uint32_t)k : b->rest;
+    } else if ((b->tried += (uint32_t)k) >= BT_TRY) {
+        b->rest = b->missed * 4 > b->tried ? hs__mlpd_bt_rest : 0;
+        b->tried = b->missed = 0;
     }
     d->method = m;
     d->time = t;
