@@ -1,10 +1,11 @@
 /*
  * The .mlpd reader's internals shared by its files: read_mlpd.c (input,
  * gzip, file header, buffer framing), read_mlpd_events.c (decoding the
- * event layouts of heapscope/mlpd_events.h), mlpd_table.c (the same table
- * as field descriptors), read_mlpd_api.c (getters, sniffing, reading an fd)
- * and read_mlpd_count.c (counting events without decoding them). Not part
- * of the public surface.
+ * event layouts of heapscope/mlpd_events.h), read_mlpd_runs.c (runs of
+ * ALLOCs), mlpd_table.c (the same table as field descriptors),
+ * read_mlpd_api.c (getters, sniffing, reading an fd) and read_mlpd_count.c
+ * (counting events without decoding them). Not part of the public
+ * surface.
  */
 #ifndef HEAPSCOPE_READ_MLPD_H
 #define HEAPSCOPE_READ_MLPD_H
@@ -23,13 +24,15 @@ typedef struct mlpd_cursor {
 enum { CUR_OK = 0, CUR_SHORT = 1, CUR_BAD = 2 };
 
 /*
- * A backtrace a run met lately (read_mlpd_events.c), matched again by its
- * bytes: its first frame's running value, then the bytes of the frames
- * after it, which are deltas from frame to frame and so the same wherever
- * the backtrace recurs, in any buffer. LEB128 values end at a byte without
- * its high bit, so stream bytes equal to `bytes` (a whole encoding of
- * n - 1 values) are those same values, and nothing is decoded. `id` (0:
- * an empty slot) is new at each filling: one id, one list of frames.
+ * A backtrace a run met lately (read_mlpd_runs.c), matched again by its
+ * bytes: its first frame's running value (the delta before it is from the
+ * buffer's running method, whatever came last), then the bytes of the
+ * frames after it, which are deltas from frame to frame and so the same
+ * wherever the backtrace recurs, in any buffer (MLPD-NOTES.md). LEB128
+ * values end at a byte without its high bit, so stream bytes equal to
+ * `bytes` (a whole encoding of n - 1 values) are those same values, and
+ * nothing is decoded. `id` (0: an empty slot) is new at each filling: one
+ * id, one list of frames.
  */
 #define MLPD_BT_FRAMES 16
 #define MLPD_BT_BYTES 32
