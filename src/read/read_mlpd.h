@@ -95,8 +95,8 @@ void hs__mlpd_decoder_free(mlpd_decoder *d);
 /* For tests: true sends every event through the general decoder, so that
  * its results can be compared with the fast path's (false, the default). */
 extern bool hs__mlpd_general_only;
-/* For tests: after a quarter of the ALLOCs of a run's last few missed
- * the backtraces kept, this many do without them (0: none does). */
+/* For tests: after more than a quarter of 256 ALLOCs in runs missed the
+ * backtraces kept, this many do without them (0: none does). */
 extern uint32_t hs__mlpd_bt_rest;
 /* For tests: true makes hs_mlpd_read_fd_count() walk the portable way even
  * on a processor with BMI2, so that the two walkers can be compared. */

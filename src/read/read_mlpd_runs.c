@@ -16,9 +16,9 @@ uint32_t hs__mlpd_bt_rest = 8192;
 
 /*
  * The slot of a backtrace of n frames whose first is at running value
- * first, its later frames' bytes at p, for an ALLOC of vtable (raw) vt:
- * from those and the bytes surely the backtrace's (each later frame has
- * one at least). The vtable only picks the slot (a backtrace allocating
+ * first, its later frames' bytes at p, for an ALLOC of vtable pointer
+ * vt: from those and the bytes surely the backtrace's (each later frame
+ * has one at least). The vtable only picks the slot (a backtrace allocating
  * two classes is kept twice): the first frames are the outermost (the
  * runtime's invoke wrapper, Main, ...), the same for many sites, and
  * where they share their depth too the bytes surely theirs often end
@@ -150,14 +150,16 @@ size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
         uint32_t id = 0;
         size_t cap = HS__MLPD_RUN_FRAMES - used;
         const uint8_t *q = alloc_head(p, c->end, cap, &a);
+        /* the pointer, not its delta: buffers of other threads have
+         * other bases */
+        uint64_t vt = q ? (d->ptr_base + a.vt) & d->mask : 0;
         if (q && a.n)
-            q = run_frames(d, use, q, c->end, a.n, a.vt, cap,
+            q = run_frames(d, use, q, c->end, a.n, vt, cap,
                            run->frames + used, &m, &id);
         if (!q)
             break;
         t += a.dt;
-        run->a[k++] = (hs__mlpd_alloc){(d->ptr_base + a.vt) & d->mask,
-                                       a.size, t, (uint32_t)used,
+        run->a[k++] = (hs__mlpd_alloc){vt, a.size, t, (uint32_t)used,
                                        (uint32_t)a.n, id, a.byte == 0x10};
         used += a.n;
         p = q;
