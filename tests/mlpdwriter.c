@@ -2,10 +2,17 @@
 #include "mlpdwriter.h"
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void w_bytes(struct wr *w, const void *p, size_t n)
 {
+    if (n > sizeof w->b - w->n) { /* a test writing more than it has room for */
+        fprintf(stderr, "mlpdwriter: %zu bytes past the writer's %zu\n",
+                n, sizeof w->b);
+        abort();
+    }
     memcpy(w->b + w->n, p, n);
     w->n += n;
 }

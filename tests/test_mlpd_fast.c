@@ -304,13 +304,15 @@ static void test_built(void)
     both_widths(built, "built");
 }
 
-/* An ALLOC with the backtrace of the n absolute frames f, written as
- * running deltas from *m (the buffer's running method, moved on). */
-static void w_bt(struct wr *w, uint64_t *m, const uint64_t *f, int n)
+/* An ALLOC of vtable 0x10 + vt with the backtrace of the n absolute
+ * frames f, written as running deltas from *m (the buffer's running
+ * method, moved on). */
+static void w_bt_of(struct wr *w, uint64_t *m, const uint64_t *f, int n,
+                    int64_t vt)
 {
     w_bytes(w, "\x10", 1);
     w_uleb(w, 3);
-    w_sleb(w, 0x30);
+    w_sleb(w, vt);
     w_sleb(w, 8);
     w_uleb(w, 32);
     w_uleb(w, (uint64_t)n);
@@ -318,6 +320,11 @@ static void w_bt(struct wr *w, uint64_t *m, const uint64_t *f, int n)
         w_sleb(w, (int64_t)(f[i] - *m));
         *m = f[i];
     }
+}
+
+static void w_bt(struct wr *w, uint64_t *m, const uint64_t *f, int n)
+{
+    w_bt_of(w, m, f, n, 0x30);
 }
 
 /*
@@ -330,9 +337,11 @@ static void w_bt(struct wr *w, uint64_t *m, const uint64_t *f, int n)
  * 2^32 (4-byte pointers: sums taken modulo 2^32) and far apart (ten-byte
  * deltas); a second buffer, whose running method starts again, and
  * in it more sites than the cache has slots whose frames after the first
- * have the same bytes.
+ * have the same bytes; sites whose backtrace allocates two classes in
+ * turn (the loader's sites by backtrace and vtable).
  */
 #define BT_SITES 48
+#define BT_CLASSES 300
 
 static int bt_site(uint64_t *f, int s)
 {
@@ -357,10 +366,15 @@ static void bt_file(struct wr *file, uint8_t ptr_size)
         w_sleb(b, 0);
         w_sleb(b, 0x40 - 0x10);
         w_sleb(b, 0x20 - 0x10);
+        w_bytes(b, "\x22\x00\x07", 3); /* vtable 0x80 of class 0x28 */
+        w_sleb(b, 0);
+        w_sleb(b, 0x80 - 0x10);
+        w_sleb(b, 0x28 - 0x10);
         uint64_t m = 0, f[32];
         for (int k = 0; k < 3 * BT_SITES; k++) {
             int s = (k * 7 + round) % BT_SITES;
-            w_bt(b, &m, f, bt_site(f, s));
+            w_bt_of(b, &m, f, bt_site(f, s),
+                    s % 5 == 1 && k / BT_SITES == 1 ? 0x70 : 0x30);
         }
         for (int k = 0; round && k < 90; k++) { /* long: a run's frames */
             uint64_t g[30];
@@ -379,9 +393,33 @@ static void bt_file(struct wr *file, uint8_t ptr_size)
     }
 }
 
+/* One backtrace allocating more classes than the reader's cache has pairs
+ * of slots, twice over: two of them share a pair, whatever picks it, and
+ * so a kept backtrace and its id, which the loader's sites tell apart by
+ * the vtable id. */
+static void classes_file(struct wr *file, uint8_t ptr_size)
+{
+    struct wr *b = calloc(1, sizeof *b);
+    CU_ASSERT_FATAL(b != NULL);
+    uint64_t m = 0, g[4] = {0x7000, 0x7091, 0x7122, 0x71b3};
+    for (int k = 0; k < 2 * BT_CLASSES; k++)
+        w_bt_of(b, &m, g, 4, 0x1000 + 8 * (k % BT_CLASSES));
+    w_header(file, ptr_size);
+    w_buffer_at(file, 0x10, 1000, b->b, b->n);
+    free(b);
+}
+
 static void test_bt_cache(void)
 {
+    /* the cache never resting: its misses here would rest it soon (the
+     * rests are met by gen_mlpd's files and the cut below) */
+    uint32_t rest = hs__mlpd_bt_rest;
+    hs__mlpd_bt_rest = 0;
     both_widths(bt_file, "recurring backtraces");
+    struct wr file = {0};
+    classes_file(&file, 8);
+    same_census(file.b, file.n, FROM_FILE, "one backtrace, many classes");
+    hs__mlpd_bt_rest = rest;
 }
 
 /* Cut at every byte, and every byte corrupted two ways: the same events,

@@ -151,27 +151,13 @@ static HS_ALWAYS_INLINE bool site_of(struct hs_census_mlpd *m, uint64_t vt,
     return true;
 }
 
-/* An allocation of size bytes at time t with vtable id vt, its frames
- * the backtrace's (has_bt) or else the thread's emulated stack. */
-static HS_ALWAYS_INLINE int alloc_at_site(struct loader *l, uint64_t vt,
-                                          uint64_t t, uint64_t size,
-                                          bool has_bt, uint64_t thread,
-                                          const uint64_t *frames,
-                                          size_t nframes)
+/* An allocation of size bytes at time t with vtable id vt at site si
+ * (new when added): counted. */
+static HS_ALWAYS_INLINE int count_at_site(struct loader *l, uint32_t si,
+                                          bool added, uint64_t vt, uint64_t t,
+                                          uint64_t size)
 {
     struct hs_census_mlpd *m = l->m;
-    uint32_t si;
-    bool added;
-    /* Without a backtrace in the event, the thread's emulated stack (in
-     * `calls` mode; empty otherwise) is the allocation's call chain. */
-    if (!has_bt && l->threads.tab.count) {
-        uint32_t ti = hs__ptr_map_find(&l->threads, thread);
-        const struct calls *s = ti == UINT32_MAX ? NULL : &l->calls[ti];
-        nframes = s ? (s->n < MAX_CALL_FRAMES ? s->n : MAX_CALL_FRAMES) : 0;
-        frames = nframes ? s->m + s->n - nframes : NULL;
-    }
-    if (!site_of(m, vt, frames, nframes, &si, &added))
-        return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->site_bytes, &m->cap_site_bytes,
                      (size_t)si + 1, sizeof *m->site_bytes) ||
@@ -184,30 +170,61 @@ static HS_ALWAYS_INLINE int alloc_at_site(struct loader *l, uint64_t vt,
     m->site_count[si]++;
     if (m->samples != HS_MLPD_SAMPLES_ALLOC)
         return HS_OK;
+    uint32_t bi;
     if (!hs_intern_put_words(&m->buckets, rel(l, t) / m->interval,
-                             &vt, 1, &si, &added))
+                             &vt, 1, &bi, &added))
         return HS_ERR_NOMEM;
     if (added) {
         if (!hs_grow(l->a, (void **)&m->bucket_bytes, &m->cap_buckets,
-                     (size_t)si + 1, sizeof *m->bucket_bytes) ||
+                     (size_t)bi + 1, sizeof *m->bucket_bytes) ||
             !hs_grow(l->a, (void **)&m->bucket_count, &m->cap_bucket_count,
-                     (size_t)si + 1, sizeof *m->bucket_count))
+                     (size_t)bi + 1, sizeof *m->bucket_count))
             return HS_ERR_NOMEM;
-        m->bucket_bytes[si] = m->bucket_count[si] = 0;
+        m->bucket_bytes[bi] = m->bucket_count[bi] = 0;
     }
-    m->bucket_bytes[si] = hs_add_sat(m->bucket_bytes[si], size);
-    m->bucket_count[si]++;
+    m->bucket_bytes[bi] = hs_add_sat(m->bucket_bytes[bi], size);
+    m->bucket_count[bi]++;
     return HS_OK;
+}
+
+/* The site of an allocation with vtable id vt, its frames the
+ * backtrace's (has_bt) or else the thread's emulated stack, into *si. */
+static HS_ALWAYS_INLINE bool alloc_site(struct loader *l, uint64_t vt,
+                                        bool has_bt, uint64_t thread,
+                                        const uint64_t *frames,
+                                        size_t nframes, uint32_t *si,
+                                        bool *added)
+{
+    /* Without a backtrace in the event, the thread's emulated stack (in
+     * `calls` mode; empty otherwise) is the allocation's call chain. */
+    if (!has_bt && l->threads.tab.count) {
+        uint32_t ti = hs__ptr_map_find(&l->threads, thread);
+        const struct calls *s = ti == UINT32_MAX ? NULL : &l->calls[ti];
+        nframes = s ? (s->n < MAX_CALL_FRAMES ? s->n : MAX_CALL_FRAMES) : 0;
+        frames = nframes ? s->m + s->n - nframes : NULL;
+    }
+    return site_of(l->m, vt, frames, nframes, si, added);
 }
 
 static int on_alloc(struct loader *l, const hs_mlpd_event *ev)
 {
     /* sites and intervals are keyed by vtable id */
-    return alloc_at_site(l, l->m->fig.vid, ev->time, ev->u.alloc.size,
-                         ev->has_bt, ev->thread, ev->frames, ev->nframes);
+    uint64_t vt = l->m->fig.vid;
+    uint32_t si;
+    bool added;
+    if (!alloc_site(l, vt, ev->has_bt, ev->thread, ev->frames, ev->nframes,
+                    &si, &added))
+        return HS_ERR_NOMEM;
+    return count_at_site(l, si, added, vt, ev->time, ev->u.alloc.size);
 }
 
-/* A run of ALLOCs from the reader: the figures first, as on_event. */
+#define BT_SITES 1024
+
+/* A run of ALLOCs from the reader: the figures first, as on_event. A
+ * backtrace the reader gave an id finds its site by (id, vtable id)
+ * before its frames are hashed and compared: in the entry its id picks
+ * (the reader's ids are consecutive), which two classes allocated from
+ * one backtrace would take in turn. */
 static int on_allocs(struct loader *l, hs__mlpd_allocs *run)
 {
     if (hs__mlpd_figures_allocs(&l->m->fig, run))
@@ -215,8 +232,19 @@ static int on_allocs(struct loader *l, hs__mlpd_allocs *run)
     l->events += run->n;
     for (size_t i = 0; i < run->n; i++) {
         const hs__mlpd_alloc *a = &run->a[i];
-        if (alloc_at_site(l, run->vid[i], a->time, a->size, a->has_bt,
-                          run->thread, run->frames + a->frame0, a->nframes))
+        uint32_t vid = run->vid[i], si;
+        bool added = false;
+        struct bt_site *e = a->bt ? &l->bt_site[a->bt % BT_SITES] : NULL;
+        if (e && e->bt == a->bt && e->vid == vid) {
+            si = e->site;
+        } else {
+            if (!alloc_site(l, vid, a->has_bt, run->thread,
+                            run->frames + a->frame0, a->nframes, &si, &added))
+                return HS_ERR_NOMEM;
+            if (e)
+                *e = (struct bt_site){a->bt, vid, si};
+        }
+        if (count_at_site(l, si, added, vid, a->time, a->size))
             return HS_ERR_NOMEM;
     }
     return HS_OK;
@@ -428,7 +456,9 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     }
     hs_mlpd_reader *r = hs_mlpd_reader_new_with(l.a);
     l.run = r ? hs_malloc(l.a, sizeof *l.run) : NULL;
-    if (!l.run) {
+    l.bt_site = l.run ? hs_calloc(l.a, BT_SITES, sizeof *l.bt_site) : NULL;
+    if (!l.bt_site) {
+        hs_free(l.a, l.run);
         hs_mlpd_reader_free(r);
         hs__error_set(err, HS_ERR_NOMEM, NULL, "out of memory");
         return HS_ERR_NOMEM;
@@ -436,6 +466,7 @@ int hs__census_load_mlpd(hs_census *c, struct hs_input *in,
     hs_intern_init(&l.threads.tab, l.a);
     int st = read_all(&l, r, in, pre, npre, err);
     hs_free(l.a, l.run);
+    hs_free(l.a, l.bt_site);
     for (size_t i = 0; i < l.threads.tab.count; i++)
         hs_free(l.a, l.calls[i].m);
     hs_free(l.a, l.calls);

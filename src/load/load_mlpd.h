@@ -81,6 +81,10 @@ struct loader {
     size_t cap_calls;
     struct mlpd_cpu *cpu;    /* CPU samples (load_mlpd_sample.c) */
     hs__mlpd_allocs *run;    /* ALLOCs from the reader in runs */
+    /* The sites of a run's backtraces by (the reader's backtrace id,
+     * vtable id), the id picking the entry (load_mlpd.c); bt 0 is an
+     * empty entry. */
+    struct bt_site { uint32_t bt, vid, site; } *bt_site;
 };
 
 /* load_mlpd_names.c. lookup: the index of pointer p in map m, with its

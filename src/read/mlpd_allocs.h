@@ -25,6 +25,8 @@ typedef struct hs__mlpd_alloc {
     uint64_t size, time;
     uint32_t frame0;    /* its frames: run->frames[frame0 .. + nframes) */
     uint32_t nframes;
+    uint32_t bt;        /* 0, or an id the reader gives these frames: the
+                           same id, the same frames, in the whole file */
     bool has_bt;        /* the event byte was 0x10 */
 } hs__mlpd_alloc;
 

@@ -513,6 +513,9 @@ int hs__mlpd_reader_next_allocs(hs_mlpd_reader *r, hs_mlpd_event *ev,
     /* Where payload_event would decode the next event at once. */
     if (r->state == ST_PAYLOAD && !hs__mlpd_general_only &&
         r->pay_pos < r->pay_len && r->pay_avail >= r->pay_want) {
+        if (!hs__mlpd_decoder_runs(&r->dec))
+            return hs__mlpd_fail(r, HS_ERR_NOMEM, r->pay_off + r->pay_pos,
+                                 "out of memory");
         mlpd_cursor c = {r->pay + r->pay_pos, r->pay + r->pay_avail,
                          CUR_OK, NULL};
         size_t n = hs__mlpd_decode_allocs(&r->dec, &c, run);

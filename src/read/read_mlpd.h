@@ -1,10 +1,11 @@
 /*
  * The .mlpd reader's internals shared by its files: read_mlpd.c (input,
  * gzip, file header, buffer framing), read_mlpd_events.c (decoding the
- * event layouts of heapscope/mlpd_events.h), mlpd_table.c (the same table
- * as field descriptors), read_mlpd_api.c (getters, sniffing, reading an fd)
- * and read_mlpd_count.c (counting events without decoding them). Not part
- * of the public surface.
+ * event layouts of heapscope/mlpd_events.h), read_mlpd_runs.c (runs of
+ * ALLOCs), mlpd_table.c (the same table as field descriptors),
+ * read_mlpd_api.c (getters, sniffing, reading an fd) and read_mlpd_count.c
+ * (counting events without decoding them). Not part of the public
+ * surface.
  */
 #ifndef HEAPSCOPE_READ_MLPD_H
 #define HEAPSCOPE_READ_MLPD_H
@@ -22,6 +23,38 @@ typedef struct mlpd_cursor {
 
 enum { CUR_OK = 0, CUR_SHORT = 1, CUR_BAD = 2 };
 
+/*
+ * A backtrace a run met lately (read_mlpd_runs.c), matched again by its
+ * bytes: its first frame's running value (the delta before it is from the
+ * buffer's running method, whatever came last), then the bytes of the
+ * frames after it, which are deltas from frame to frame and so the same
+ * wherever the backtrace recurs, in any buffer (MLPD-NOTES.md). LEB128
+ * values end at a byte without its high bit, so stream bytes equal to
+ * `bytes` (a whole encoding of n - 1 values) are those same values, and
+ * nothing is decoded. `id` (0: an empty slot) is new at each filling: one
+ * id, one list of frames.
+ */
+#define MLPD_BT_FRAMES 16
+#define MLPD_BT_BYTES 32
+#define MLPD_BT_SLOTS 512
+typedef struct mlpd_bt {
+    uint64_t first, last;   /* the running value at the first frame, and
+                               after the last */
+    uint32_t id;
+    uint8_t n, len;         /* frames; bytes after the first frame */
+    uint8_t bytes[MLPD_BT_BYTES];
+} mlpd_bt;
+/* The backtraces met lately, in pairs of slots: their frames (masked) per
+ * slot, per pair the slot to fill next, the id the next one takes; the
+ * ALLOCs that tried them lately and those that missed, and how many more
+ * do without them. */
+typedef struct mlpd_bts {
+    mlpd_bt slot[MLPD_BT_SLOTS];
+    uint64_t frames[MLPD_BT_SLOTS][MLPD_BT_FRAMES];
+    uint8_t turn[MLPD_BT_SLOTS / 2];
+    uint32_t next, tried, missed, rest;
+} mlpd_bts;
+
 /* The per-buffer state and the scratch arrays events point into. */
 typedef struct mlpd_decoder {
     const hs_allocator *alloc;
@@ -38,6 +71,7 @@ typedef struct mlpd_decoder {
     size_t colcap[3];
     void *rec;
     size_t reccap;
+    mlpd_bts *bt;   /* runs only: made by hs__mlpd_decoder_runs() */
 } mlpd_decoder;
 
 /*
@@ -48,8 +82,11 @@ typedef struct mlpd_decoder {
  */
 int hs__mlpd_decode_event(mlpd_decoder *d, mlpd_cursor *c, hs_mlpd_event *ev);
 
+/* Readies d for runs (hs__mlpd_decode_allocs); false when out of
+ * memory. */
+bool hs__mlpd_decoder_runs(mlpd_decoder *d);
 /* As many ALLOCs from c as the fast path takes, up to a run's room, into
- * *run (its n); the decoder and c->p are past them. */
+ * *run (its n); the decoder and c->p are past them. d is ready for runs. */
 size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
                               hs__mlpd_allocs *run);
 
@@ -58,6 +95,9 @@ void hs__mlpd_decoder_free(mlpd_decoder *d);
 /* For tests: true sends every event through the general decoder, so that
  * its results can be compared with the fast path's (false, the default). */
 extern bool hs__mlpd_general_only;
+/* For tests: after more than a quarter of 256 ALLOCs in runs missed the
+ * backtraces kept, this many do without them (0: none does). */
+extern uint32_t hs__mlpd_bt_rest;
 /* For tests: true makes hs_mlpd_read_fd_count() walk the portable way even
  * on a processor with BMI2, so that the two walkers can be compared. */
 extern bool hs__mlpd_count_portable;

@@ -14,6 +14,7 @@
  */
 #include "read/read_mlpd.h"
 #include "read/read_mlpd_cursor.h"
+#include "read/read_mlpd_alloc.h"
 
 #include <string.h>
 
@@ -275,29 +276,7 @@ static HS_NOINLINE int unknown_byte(mlpd_cursor *c, uint8_t *byte,
  * false having changed nothing, and the general path below reads the
  * event, with its messages and offsets.
  */
-#define ALLOC_HEAD (1 + 5 * LEB_UNCHECKED_MAX) /* byte, time, 3 fields, count */
-
 bool hs__mlpd_general_only;
-
-static MLPD_INLINE bool uleb_at(const uint8_t **p, uint64_t *v)
-{
-    uint8_t last;
-    unsigned bits;
-    return leb_unchecked(p, v, &last, &bits);
-}
-
-static MLPD_INLINE bool sleb_at(const uint8_t **p, uint64_t *v)
-{
-    uint8_t last;
-    unsigned bits;
-    if (!leb_unchecked(p, v, &last, &bits))
-        return false;
-    *v = leb_sign(*v, last, bits);
-    return true;
-}
-
-/* An ALLOC's values as the fast path reads them. */
-struct alloc_vals { uint64_t dt, vt, obj, size, n; uint8_t byte; };
 
 /*
  * The ALLOC at p, end its bytes at hand: its values into *a, its frames
@@ -310,31 +289,8 @@ static MLPD_INLINE const uint8_t *alloc_at(const mlpd_decoder *d,
                                            size_t cap, uint64_t *m,
                                            struct alloc_vals *a)
 {
-    /* the room first: the cursor may be at the end of its bytes */
-    if (end - p < ALLOC_HEAD)
-        return NULL;
-    a->byte = *p++;
-    a->n = 0;
-    if ((a->byte != 0x00 && a->byte != 0x10) || !uleb_at(&p, &a->dt) ||
-        !sleb_at(&p, &a->vt) || !sleb_at(&p, &a->obj) ||
-        !uleb_at(&p, &a->size))
-        return NULL;
-    if (a->byte == 0x10) {
-        if (!uleb_at(&p, &a->n) || a->n > cap ||
-            a->n > (uint64_t)(end - p) / LEB_UNCHECKED_MAX)
-            return NULL;
-        /* In locals: the stores to f could alias d's fields. */
-        uint64_t mask = d->mask, mm = *m;
-        for (size_t i = 0; i < a->n; i++) {
-            uint64_t delta;
-            if (!sleb_at(&p, &delta))
-                return NULL;
-            mm += delta;
-            f[i] = mm & mask;
-        }
-        *m = mm;
-    }
-    return p;
+    p = alloc_head(p, end, cap, a);
+    return p && a->n ? frames_at(d->mask, p, a->n, f, m) : p;
 }
 
 static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
@@ -361,32 +317,6 @@ static MLPD_INLINE bool fast_alloc(mlpd_decoder *d, mlpd_cursor *c,
     ev->size = (uint64_t)(p - c->p);
     c->p = p;
     return true;
-}
-
-size_t hs__mlpd_decode_allocs(mlpd_decoder *d, mlpd_cursor *c,
-                              hs__mlpd_allocs *run)
-{
-    const uint8_t *p = c->p;
-    uint64_t m = d->method, t = d->time;
-    size_t k = 0, used = 0;
-    while (k < HS__MLPD_RUN) {
-        struct alloc_vals a;
-        const uint8_t *q = alloc_at(d, p, c->end, run->frames + used,
-                                    HS__MLPD_RUN_FRAMES - used, &m, &a);
-        if (!q)
-            break;
-        t += a.dt;
-        run->a[k++] = (hs__mlpd_alloc){(d->ptr_base + a.vt) & d->mask,
-                                       a.size, t, (uint32_t)used,
-                                       (uint32_t)a.n, a.byte == 0x10};
-        used += a.n;
-        p = q;
-    }
-    d->method = m;
-    d->time = t;
-    c->p = p;
-    run->n = k;
-    return k;
 }
 
 /* Any event, by the table's rows (out of line: the fast path above keeps
@@ -440,5 +370,6 @@ void hs__mlpd_decoder_free(mlpd_decoder *d)
     for (unsigned k = 0; k < 3; k++)
         hs_free(d->alloc, d->col[k]);
     hs_free(d->alloc, d->rec);
+    hs_free(d->alloc, d->bt);
     memset(d, 0, sizeof *d);
 }

@@ -17,8 +17,10 @@
  * (hs_mlpd_read_fd_count(), its BMI2 walker and its portable one) gives
  * what hs_mlpd_read_fd() gives: counts, status, error, skipped buffers.
  * Then (bit 5) a census of allocation intervals loaded with the runs of
- * ALLOCs the reader hands the loader equals the one loaded from the
- * general decoder's events one by one (status, hp, sites, figures), and
+ * ALLOCs the reader hands the loader (their backtraces matched by their
+ * bytes where they recur) equals the one loaded from the general
+ * decoder's events one by one (status, hp, sites with their frames,
+ * figures), and
  * the bytes load into a census by class and by assembly,
  * heap shots and allocation intervals, and every renderer draws it: the
  * folded stacks of each census (their weights adding up to the census's
@@ -219,7 +221,8 @@ static void check_alloc_folded(const hs_census *c, bool by_bytes)
 }
 
 /* What a census of allocations per interval holds, as text (caller
- * frees): its status, hp, allocation sites (folded) and figures. */
+ * frees): its status, hp, allocation sites (folded, and each with its
+ * frames) and figures. */
 static hs_membuf alloc_census_text(const uint8_t *data, size_t size)
 {
     hs_census *c = hs_census_new();
@@ -248,6 +251,18 @@ static hs_membuf alloc_census_text(const uint8_t *data, size_t size)
             hs_sink_write(&s, g, sizeof *g);
         hs_sink_printf(&s, "%llu", (unsigned long long)
                        hs_census_get_info(c)->events);
+        /* each site's frames: the reader's kept backtraces are copied */
+        for (size_t i = 0; i < hs_census_alloc_site_count(c); i++) {
+            const char *const *frames;
+            size_t nframes;
+            uint64_t bytes, objs;
+            const char *name = hs_census_alloc_site(c, i, &frames, &nframes,
+                                                    &bytes, &objs);
+            hs_sink_printf(&s, "\n%s %llu %llu", name,
+                           (unsigned long long)bytes, (unsigned long long)objs);
+            while (nframes--)
+                hs_sink_printf(&s, " %s", frames[nframes]);
+        }
     }
     hs_census_free(c);
     return t;
