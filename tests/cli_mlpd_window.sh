@@ -4,7 +4,8 @@
 # checked against (1) mprof-report's heap-shot list (samples/mono/*.report:
 # which shots start in the window, their sizes) and (2) the same figures
 # added up with awk from `heapscope events` over the window: allocations,
-# heap shots and the largest, collections per generation, the largest heap.
+# heap shots and the largest, collections per generation, the largest heap
+# (of the resizes in the window and the size in force when it opens).
 # Then the window's line and key, an empty window, and --between (a Mono
 # file has no user markers) in summary and diff.
 #
@@ -32,8 +33,11 @@ figures_from_events() {
     $3 == "HEAP_OBJECT" && val("size") > 0 { if (!open) shot(); tot += val("size") }
     $3 == "HEAP_END" { if (open && counted && tot > live) live = tot; open = 0 }
     $3 == "GC_EVENT" && $4 == "type=0" && inw { coll[val("gen") ? 1 : 0]++ }
+    $3 == "GC_RESIZE" && r < from { before = val("heap_size") }
     $3 == "GC_RESIZE" && inw && val("heap_size") > heap { heap = val("heap_size") }
+    { last = r }
     END {
+      if (last >= from && before > heap) heap = before
       if (n) printf "allocated_bytes=%d allocated_objects=%d ", bytes, n
       else printf "allocated_bytes=null allocated_objects=null "
       printf "max_heap_bytes=%d heap_shots=%d ", heap, shots
@@ -74,6 +78,9 @@ expect_rc "summary --from/--to of an .mlpd" 0
 expect_out_grep "the window's line" "^  Window: 0.100000s to 0.450000s$"
 expect_out_grep "three heap shots in the window" " bytes maximum heap size \(3 heap shots\)$"
 expect_out_grep "the largest of them" "^ +37,928 bytes maximum residency"
+# the heap was resized at 0.060 s (4,718,592 bytes), 0.088 s (4,734,976)
+# and 1.523 s: in [0.1, 0.45] it kept the size set at 0.088 s
+expect_out_grep "the heap's size in force in the window" "^ +4,734,976 bytes maximum heap size"
 # threads-alloc-heapshot.report: shots at 0.059, 0.073, 0.105 (34,096,
 # 38,360, 54,360 bytes) and 1.126 s.
 run summary --json --from 0.05 --to 0.11 "$MONO/threads-alloc-heapshot.mlpd"

@@ -203,7 +203,8 @@ typedef struct hs_mlpd_gc_stats {
      * threads were held, suspension and the heap walk of a shot included. */
     uint64_t pauses;
     uint64_t pause_total_ns, pause_max_ns;
-    uint64_t max_heap_bytes;  /* largest GC_RESIZE size */
+    uint64_t max_heap_bytes;  /* largest GC_RESIZE size (in a window,
+                                 also the size in force when it opens) */
     uint64_t heap_shots;
     uint64_t max_live_bytes;  /* largest heap-shot total */
     uint64_t alloc_bytes, alloc_count;

@@ -362,6 +362,17 @@ static int on_metadata(hs__mlpd_figures *f, const hs_mlpd_event *ev)
     }
 }
 
+/* The heap's largest size: of the resizes in the window, and of the size
+ * in force when it opens (a window between two resizes still saw the heap
+ * at the size the first one set). */
+static void on_resize(hs__mlpd_figures *f, uint64_t time, uint64_t size)
+{
+    if (hs__mlpd_figures_rel(f, time) < f->from)
+        f->size_before = size;
+    else if (inside(f, time) && size > f->s.max_heap_bytes)
+        f->s.max_heap_bytes = size;
+}
+
 int hs__mlpd_figures_add(hs__mlpd_figures *f, const hs_mlpd_event *ev)
 {
     if (ev->kind == HS_MLPD_BUFFER) {
@@ -383,9 +394,7 @@ int hs__mlpd_figures_add(hs__mlpd_figures *f, const hs_mlpd_event *ev)
     case HS_MLPD_HEAP_OBJECT: return on_heap_object(f, ev);
     case HS_MLPD_GC_EVENT: on_gc(f, ev); return HS_OK;
     case HS_MLPD_GC_RESIZE:
-        if (inside(f, ev->time) &&
-            ev->u.resize.heap_size > f->s.max_heap_bytes)
-            f->s.max_heap_bytes = ev->u.resize.heap_size;
+        on_resize(f, ev->time, ev->u.resize.heap_size);
         return HS_OK;
     default:
         return HS_OK;
@@ -402,6 +411,10 @@ bool hs__mlpd_figures_finish(hs__mlpd_figures *f)
     if (end > f->to)
         end = f->to;
     f->s.duration_ns = end > f->from ? end - f->from : 0;
+    /* the size in force at the window's start, when the run reached it */
+    if (hs__mlpd_figures_rel(f, f->last) >= f->from &&
+        f->size_before > f->s.max_heap_bytes)
+        f->s.max_heap_bytes = f->size_before;
     /* Late vtables, and the allocations made with them (in the window: of
      * its allocations). */
     f->s.late_vtables = f->s.late_alloc_count = f->s.late_alloc_bytes = 0;

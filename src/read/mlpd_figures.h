@@ -103,6 +103,8 @@ typedef struct hs__mlpd_figures {
     /* per collecting thread: when its world stop and collections began */
     struct stop { uint64_t thread, time, start[2]; } stops[32];
     size_t nstops;
+    uint64_t size_before;    /* windowed: the heap's size when the window
+                                opens (the last GC_RESIZE before it) */
     bool shot_open, shot_counted;
     uint64_t shot_total, shot_time; /* shot_time: since t0 */
     uint64_t *vid_count, *vid_bytes; /* allocations per vtable id */
