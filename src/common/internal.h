@@ -148,9 +148,10 @@ bool hs_grow(const hs_allocator *a, void **ptr, size_t *cap, size_t need,
 /* Arrays from hs_grow() of at least this many bytes are hinted for huge
  * pages (hs__hint_huge()). */
 #define HS_HUGE_MIN ((size_t)4 << 20)
-/* Asks the kernel to back the whole 2 MiB pages of [p, p + bytes), memory
- * of the C library's malloc, with huge pages; below HS_HUGE_MIN bytes, or
- * where the system has no such request, does nothing. */
+/* Asks the kernel to back [p, p + bytes), memory of the C library's
+ * malloc, with huge pages (the advice covers every page the array
+ * touches); below HS_HUGE_MIN bytes, or where the system has no such
+ * request, does nothing. */
 void hs__hint_huge(void *p, size_t bytes);
 /* hs_grow(), with the elements it adds set to zero bytes. */
 bool hs_grow_zeroed(const hs_allocator *a, void **ptr, size_t *cap,

@@ -57,9 +57,11 @@ const hs_allocator *hs_alloc_copy(hs_allocator *store,
  * to be backed by transparent huge pages where the kernel grants them on
  * request (THP "madvise" mode, Debian's default): each 2 MiB of it then
  * costs one page fault instead of 512. A .hp's census entries (120 MB for
- * 10 M band lines) spent about a third of the load in those faults. Only
- * the array's whole 2 MiB pages are named, so nothing else shares the
- * advice; a kernel without THP refuses it, which changes nothing.
+ * 10 M band lines) spent about a third of the load in those faults. The
+ * advice names every page of the array, not only its whole 2 MiB pages:
+ * advice on a part would split the array's mapping, which mremap (glibc's
+ * realloc of a large block) cannot move, so every later growth would copy.
+ * A kernel without THP refuses it, which changes nothing.
  */
 void hs__hint_huge(void *p, size_t bytes)
 {
