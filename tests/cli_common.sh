@@ -39,6 +39,14 @@ has() { [[ "$1" == *"$2"* ]]; }
 absent() { [[ ! -e "$1" ]]; }
 # No file at all in the directory (not even a temporary one).
 empty_dir() { [[ -z "$(ls -A "$1")" ]]; }
+# same_bytes A B: equal bytes, a PDF's CreationDate (the clock) aside.
+same_bytes() {
+  if [[ "$1" == *.pdf ]]; then
+    cmp -s <(grep -av CreationDate "$1") <(grep -av CreationDate "$2")
+  else
+    cmp -s "$1" "$2"
+  fi
+}
 
 # run ARGS...: runs the program; sets $rc, $out and $err, and leaves both
 # streams in $TMP/out and $TMP/err.

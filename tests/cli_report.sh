@@ -70,12 +70,7 @@ same_set() { # DIR1 DIR2: the same file names and bytes (a PDF's date aside)
     [ "$(ls -A "$1")" = "$(ls -A "$2")" ] || return 1
     local f
     for f in "$1"/*; do
-        if [[ "$f" == *.pdf ]]; then
-            cmp -s <(grep -av CreationDate "$f") \
-                <(grep -av CreationDate "$2/${f##*/}") || return 1
-        else
-            cmp -s "$f" "$2/${f##*/}" || return 1
-        fi
+        same_bytes "$f" "$2/${f##*/}" || return 1
     done
 }
 # report_threads T LIMIT INPUT DIR: report with T threads under a file
