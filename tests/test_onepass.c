@@ -4,15 +4,11 @@
  * hs_census_load_summary_fd(), give what the event-by-event way gives
  * (every event decoded, hs_summary_add_event() and hs_census_load_fd()), for
  * every sample and corpus log, read from a file and from a pipe whose
- * chunks end anywhere in an event. The same pass in two threads
- * (load/load_par.c) gives what the one-thread pass gives, on those logs
- * and on a small log cut at every byte, corrupt at every other byte, and with
- * each allocation failed in turn (onepass_par.c).
+ * chunks end anywhere in an event.
  */
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
-#include "onepass_par.h"
 #include "testutil.h"
 
 #include <CUnit/Basic.h>
@@ -119,7 +115,6 @@ static void check_census_pass(const char *path, const hs_summary *want)
     int st1 = hs_census_load_fd(a, fileno(f1), &e1);
     int st2 = hs_census_load_summary_fd(b, s, fileno(f2), &e2);
     CU_ASSERT_EQUAL(st1, st2);
-    par_same_file(path);
     hs_summary_finish(s);
     same_summary(want, s, path);
     const hs_census_info *ia = hs_census_get_info(a);
@@ -250,9 +245,6 @@ int main(void)
         {"sample logs: one pass as event by event", test_samples},
         {"corpus logs: one pass as event by event", test_corpus},
         {"events after a block's end", test_after_block_end},
-        {"two threads: a log cut at every byte", test_par_cut},
-        {"two threads: a log corrupt at every byte", test_par_corrupt},
-        {"two threads: each allocation failed in turn", test_par_nomem},
         {NULL, NULL},
     };
     return tu_main("onepass", NULL, NULL, tests);
