@@ -86,10 +86,10 @@ report_threads() {
     sed -i -e "s|$4|DIR|g" -e 's|\.heapscope-[A-Za-z0-9]*|.heapscope-X|g' \
         "$TMP/said.$1"
 }
-# The load too: with two threads a second reader frames the same chunks
-# for the summary (load/load_par.c). A log with GC figures, one cut in an
-# event (the cut's warning) and one with an undeclared tag at a byte past
-# the first chunk (the error, its offset and exit code).
+# Logs of several chunks, for anything that reads them in two threads (a
+# second reader of the load's chunks was tried, bench/README.md, issue
+# 28): a log with GC figures, one cut in an event (the cut's warning) and
+# one with an undeclared tag past the first chunk (its byte, exit code).
 head -c 150001 "$SAMPLES/markers-hT.eventlog" >"$TMP/cut.eventlog"
 cp "$SAMPLES/markers-hT.eventlog" "$TMP/corrupt.eventlog"
 printf '\377\376' | dd of="$TMP/corrupt.eventlog" bs=1 seek=149999 \
