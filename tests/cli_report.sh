@@ -88,14 +88,15 @@ report_threads() {
 }
 # Logs of several chunks, for anything that reads them in two threads (a
 # second reader of the load's chunks was tried, bench/README.md, issue
-# 28): a log with GC figures, one cut in an event (the cut's warning) and
-# one with an undeclared tag past the first chunk (its byte, exit code).
+# 28): a log with GC figures cut in an event (the cut's warning; its page
+# has the GC tab) and the same log with an undeclared tag past the first
+# chunk (its byte, exit code).
 head -c 150001 "$SAMPLES/markers-hT.eventlog" >"$TMP/cut.eventlog"
 cp "$SAMPLES/markers-hT.eventlog" "$TMP/corrupt.eventlog"
 printf '\377\376' | dd of="$TMP/corrupt.eventlog" bs=1 seek=149999 \
     conv=notrunc status=none
-for in in "$hc" "$p" "$SAMPLES/markers-hT.eventlog" "$TMP/cut.eventlog" \
-          "$TMP/corrupt.eventlog" "$SAMPLES/mono/threads-alloc-heapshot.mlpd"; do
+for in in "$hc" "$p" "$TMP/cut.eventlog" "$TMP/corrupt.eventlog" \
+          "$SAMPLES/mono/threads-alloc-heapshot.mlpd"; do
     name=$(basename "$in")
     for t in 1 2; do report_threads $t unlimited "$in" "$TMP/threads$t"; done
     check "report $name: one thread or two, the same files" \
