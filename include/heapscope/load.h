@@ -49,36 +49,6 @@ HS_API hs_format hs_format_sniff(const void *data, size_t n);
 HS_API int hs_census_load_summary_fd(hs_census *c, hs_summary *s, int fd,
                                      hs_error *err);
 
-/* How hs_census_load_summary_with() loads; hs_load_options_init() sets
- * the defaults, those of hs_census_load_summary_fd(). */
-typedef struct hs_load_options {
-    size_t size;      /* set by hs_load_options_init() */
-    /* The threads the pass over an eventlog may use: 1 (the default), the
-     * calling thread alone; 2 or more, two when there is a summary: a
-     * second thread reads the same chunks again for the summary while the
-     * calling thread reads them for the census. The results, errors and
-     * offsets are the same either way; the allocators of c and s are then
-     * called from both threads, and must allow that. */
-    unsigned threads;
-} hs_load_options;
-
-/* Fills *opt with the defaults (since 0.2). */
-HS_API void hs_load_options_init_size(hs_load_options *opt, size_t size);
-static inline void hs_load_options_init(hs_load_options *opt)
-{
-    hs_load_options_init_size(opt, sizeof *opt);
-}
-
-/*
- * hs_census_load_summary_fd() as opt says (NULL: the defaults; options
- * not set up by hs_load_options_init() are refused with HS_ERR_INVALID).
- * After a failure (a negative return), what c and s hold is unspecified
- * beyond being safe to free (since 0.2).
- */
-HS_API int hs_census_load_summary_with(hs_census *c, hs_summary *s, int fd,
-                                       const hs_load_options *opt,
-                                       hs_error *err);
-
 /*
  * Reads the eventlog on fd, from where it stands to its end, through r
  * into the summary s: the summary's events decoded, every other one only

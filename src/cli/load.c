@@ -56,11 +56,8 @@ int cli_load_census_summary(const char *path, unsigned name_limit,
         return EXIT_INTERNAL;
     }
     hs_error err;
-    hs_load_options lo;
-    hs_load_options_init(&lo);
-    lo.threads = cli_threads(); /* a second reader feeds the summary */
     cli_progress_begin(fd, path);
-    int st = hs_census_load_summary_with(c, s, fd, &lo, &err);
+    int st = hs_census_load_summary_fd(c, s, fd, &err);
     cli_progress_end();
     if (fd > 0)
         close(fd);

@@ -183,10 +183,8 @@ int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
     return st;
 }
 
-/* hs_census_load_fd(), and the events to s too (NULL: none), in two
- * threads when `threads` > 1 and there is a summary to feed. */
-static int load_fd(hs_census *c, hs_summary *s, int fd, unsigned threads,
-                   hs_error *err)
+/* hs_census_load_fd(), and the events to s too (NULL: none). */
+static int load_fd(hs_census *c, hs_summary *s, int fd, hs_error *err)
 {
     hs__error_clear(err);
     hs_input in;
@@ -215,8 +213,7 @@ static int load_fd(hs_census *c, hs_summary *s, int fd, unsigned threads,
         st = load_hp(c, &in, err);
         break;
     default:
-        st = s && threads > 1 ? hs__load_eventlog_par(c, s, &in, err)
-                              : hs__load_eventlog(c, s, &in, err);
+        st = hs__load_eventlog(c, s, &in, err);
         break;
     }
     hs_input_close(&in);
@@ -225,30 +222,11 @@ static int load_fd(hs_census *c, hs_summary *s, int fd, unsigned threads,
 
 int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
 {
-    return load_fd(c, NULL, fd, 1, err);
+    return load_fd(c, NULL, fd, err);
 }
 
 int hs_census_load_summary_fd(hs_census *c, hs_summary *s, int fd,
                               hs_error *err)
 {
-    return load_fd(c, s, fd, 1, err);
-}
-
-void hs_load_options_init_size(hs_load_options *opt, size_t size)
-{
-    const hs_load_options def = {.size = sizeof def, .threads = 1};
-    hs__options_fill(opt, size, &def, sizeof def);
-}
-
-int hs_census_load_summary_with(hs_census *c, hs_summary *s, int fd,
-                                const hs_load_options *opt, hs_error *err)
-{
-    hs_load_options taken;
-    hs_load_options_init(&taken);
-    if (hs__options_take(&taken, sizeof taken, opt) != HS_OK) {
-        hs__error_set(err, HS_ERR_INVALID, NULL, "the load options were "
-                      "not set up by hs_load_options_init");
-        return HS_ERR_INVALID;
-    }
-    return load_fd(c, s, fd, taken.threads, err);
+    return load_fd(c, s, fd, err);
 }

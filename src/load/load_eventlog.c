@@ -19,26 +19,29 @@
 /* Where the events of a tag go. */
 enum { TO_CENSUS = 1, TO_SUMMARY = 2 };
 
-int hs__pass_event(void *user, const hs_event *ev)
+typedef struct pass {
+    hs_census *c;            /* NULL: no census */
+    hs_summary *s;           /* NULL: no summary */
+    int census_err, summary_err; /* the failure that stopped reading */
+    uint8_t to[256];         /* TO_* by tag (the table's tags are < 256) */
+} pass;
+
+static int on_event(void *user, const hs_event *ev)
 {
-    hs__pass *p = user;
+    pass *p = user;
     if (!ev->known || ev->tag >= 256) /* left raw: counted in the tally */
         return 0;
     uint8_t to = p->to[ev->tag];
     if (to & TO_CENSUS) {
         int cs = hs__census_add_wanted(p->c, ev);
-        if (cs < 0) {
-            p->fail_off = ev->offset;
+        if (cs < 0)
             return p->census_err = cs;
-        }
     }
     if (to & TO_SUMMARY) {
         /* counted and timed with every other event by the tally */
         int ss = hs__summary_add_counted(p->s, ev);
-        if (ss < 0) {
-            p->fail_off = ev->offset;
+        if (ss < 0)
             return p->summary_err = ss;
-        }
     }
     return 0;
 }
@@ -47,7 +50,7 @@ int hs__pass_event(void *user, const hs_event *ev)
  * summary's tags alone, so every event it hands on is the summary's. */
 static int on_summary_event(void *user, const hs_event *ev)
 {
-    hs__pass *p = user;
+    pass *p = user;
     int ss = hs__summary_add_counted(p->s, ev);
     return ss < 0 ? (p->summary_err = ss) : 0;
 }
@@ -89,7 +92,8 @@ void hs__load_decode_for(hs_reader *r, bool census, bool summary)
     decode_for(r, census, summary, to);
 }
 
-void hs__pass_init(hs__pass *p, hs_reader *r, hs_census *c, hs_summary *s)
+/* Sets r to decode what c and s (either may be NULL) read. */
+static void pass_init(pass *p, hs_reader *r, hs_census *c, hs_summary *s)
 {
     memset(p, 0, sizeof *p);
     p->c = c;
@@ -100,13 +104,14 @@ void hs__pass_init(hs__pass *p, hs_reader *r, hs_census *c, hs_summary *s)
 /* What the tally counted gives the summary the count and the end of the
  * run, of the events it was given (hs__summary_add_counted() counts none)
  * and of the others. */
-static void summary_skipped(const hs__pass *p, const hs__tally *t)
+static void summary_skipped(const pass *p, const hs__tally *t)
 {
     if (p->s)
         hs__summary_tally(p->s, t, 0);
 }
 
-int hs__load_census_done(hs_census *c, hs_reader *r, int st, hs_error *err)
+/* The census finished after the pass, and the cut folded into err. */
+static int census_done(hs_census *c, hs_reader *r, int st, hs_error *err)
 {
     if (hs_reader_warning(r))
         hs__census_build_warn(c, "%s", hs_reader_warning(r));
@@ -137,20 +142,6 @@ int hs__load_census_done(hs_census *c, hs_reader *r, int st, hs_error *err)
     return HS_OK;
 }
 
-int hs__pass_end(const hs__pass *p, hs_reader *r, const hs__tally *t, int st,
-                 hs_error *err)
-{
-    if (p->census_err || p->summary_err) {
-        if (err)
-            *err = p->census_err ? *hs_census_error(p->c)
-                                 : *hs_summary_error(p->s);
-        return p->census_err ? p->census_err : p->summary_err;
-    }
-    hs__census_tally(p->c, t);
-    summary_skipped(p, t);
-    return hs__load_census_done(p->c, r, st, err);
-}
-
 int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
                       hs_error *err)
 {
@@ -160,19 +151,27 @@ int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
         return HS_ERR_NOMEM;
     }
     hs_reader_set_raw_stacks(r, true); /* bands are keyed on the bytes */
-    hs__pass p;
-    hs__pass_init(&p, r, c, s);
+    pass p;
+    pass_init(&p, r, c, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
-    int st = hs__read_input_tally(r, in, hs__pass_event, &p, &t);
-    st = hs__pass_end(&p, r, &t, st, err);
+    int st = hs__read_input_tally(r, in, on_event, &p, &t);
+    if (p.census_err || p.summary_err) {
+        hs_reader_free(r);
+        if (err)
+            *err = p.census_err ? *hs_census_error(c) : *hs_summary_error(s);
+        return p.census_err ? p.census_err : p.summary_err;
+    }
+    hs__census_tally(c, &t);
+    summary_skipped(&p, &t);
+    st = census_done(c, r, st, err);
     hs_reader_free(r);
     return st;
 }
 
 int hs_summary_load_fd(hs_summary *s, hs_reader *r, int fd)
 {
-    hs__pass p;
-    hs__pass_init(&p, r, NULL, s);
+    pass p;
+    pass_init(&p, r, NULL, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
     int st = hs__read_fd_tally(r, fd, on_summary_event, &p, &t);
     if (p.summary_err)

@@ -184,6 +184,11 @@ static inline uint32_t hs__type_flags(const hs_reader *r, uint16_t tag,
            (hs__event_table[tag].nfields == 0 ? TI_BARE : 0);
 }
 
+/* After the input loop ended with st (hs_input_next()'s last return):
+ * records an input failure in the reader, else ends the stream with
+ * hs_reader_finish(). */
+struct hs_input;
+int hs__read_end(hs_reader *r, struct hs_input *in, int st);
 
 /* The first n bytes of the current item, or NULL when the input has run out
  * (whatever it had is staged). See the invariants at the top. */

@@ -50,26 +50,7 @@ void hs_input_open(hs_input *in, int fd, const hs_allocator *alloc)
     in->alloc = alloc;
 }
 
-/* One read() of at most cap bytes into dst, EINTR retried: *got bytes
- * (0 at the end, which sets eof). */
-static int read_into(hs_input *in, uint8_t *dst, size_t cap, size_t *got)
-{
-    *got = 0;
-    for (;;) {
-        ssize_t n = read(in->fd, dst, cap);
-        if (n >= 0) {
-            *got = (size_t)n;
-            in->eof = n == 0;
-            return HS_OK;
-        }
-        if (errno != EINTR) {
-            in->err_no = errno;
-            return HS_ERR_IO;
-        }
-    }
-}
-
-/* One read() into buf after the peeked bytes. */
+/* One read() into buf after the peeked bytes, EINTR retried. */
 static int read_more(hs_input *in)
 {
     if (!in->buf) {
@@ -80,11 +61,22 @@ static int read_more(hs_input *in)
         in->buf = in->block + (-(uintptr_t)in->block & (BUF_ALIGN - 1));
         in->buf_cap = cap;
     }
-    size_t got;
-    int st = read_into(in, in->buf + in->buf_len, in->buf_cap - in->buf_len,
-                       &got);
-    in->buf_len += got;
-    return st;
+    for (;;) {
+        ssize_t n = read(in->fd, in->buf + in->buf_len,
+                         in->buf_cap - in->buf_len);
+        if (n > 0) {
+            in->buf_len += (size_t)n;
+            return HS_OK;
+        }
+        if (n == 0) {
+            in->eof = true;
+            return HS_OK;
+        }
+        if (errno != EINTR) {
+            in->err_no = errno;
+            return HS_ERR_IO;
+        }
+    }
 }
 
 int hs_input_next(hs_input *in, const uint8_t **data, size_t *len)
@@ -104,30 +96,6 @@ int hs_input_next(hs_input *in, const uint8_t **data, size_t *len)
     *len = in->buf_len;
     in->offset += in->buf_len;
     in->buf_len = 0;
-    return HS_OK;
-}
-
-size_t hs_input_chunk_cap(const hs_input *in)
-{
-    return block_size(in->fd);
-}
-
-int hs_input_next_into(hs_input *in, uint8_t *dst, size_t cap,
-                       const uint8_t **data, size_t *len)
-{
-    if (in->buf_len || in->eof)
-        return hs_input_next(in, data, len);
-    *data = NULL;
-    *len = 0;
-    int st = read_into(in, dst, cap, len);
-    if (st < 0) {
-        errno = in->err_no;
-        return st;
-    }
-    if (!*len)
-        return HS_DONE;
-    *data = dst;
-    in->offset += *len;
     return HS_OK;
 }
 

@@ -48,21 +48,6 @@ void hs_input_open(hs_input *in, int fd, const hs_allocator *alloc);
 int hs_input_next(hs_input *in, const uint8_t **data, size_t *len);
 
 /*
- * As hs_input_next(), but a chunk read now is read into dst (cap bytes
- * at most; a cache line's alignment keeps the kernel's copy fast), so
- * that a caller with several buffers keeps each chunk until it is done
- * with it. Bytes peeked before are still handed out from the input's own
- * buffer, valid until hs_input_close() if hs_input_next() and
- * hs_input_peek() are not called again.
- */
-int hs_input_next_into(hs_input *in, uint8_t *dst, size_t cap,
-                       const uint8_t **data, size_t *len);
-
-/* The size of chunk hs_input_next() reads: 128 KiB, or what a regular
- * file has left and one more byte, at least 64 KiB. */
-size_t hs_input_chunk_cap(const hs_input *in);
-
-/*
  * Makes the first n bytes of what hs_input_next() will return next
  * available in *data / *len without handing them out (len < n only when
  * the input ends first), so a caller can sniff a format on a pipe. n is at

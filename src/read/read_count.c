@@ -9,7 +9,6 @@
 #include "heapscope/reader.h"
 #include "read/eventlog_internal.h"
 #include "read/input.h"
-#include "read/read_eventlog.h"
 
 #include <errno.h>
 

@@ -53,9 +53,4 @@ int hs__read_fd_tally(hs_reader *r, int fd, hs_event_fn fn, void *user,
 int hs__reader_feed_tally(hs_reader *r, const void *data, size_t len,
                           hs_event_fn fn, void *user, hs__tally *t, int *stop);
 
-/* After the input loop ended with st (hs_input_next()'s last return):
- * records an input failure in the reader, else ends the stream with
- * hs_reader_finish(). */
-int hs__read_end(hs_reader *r, hs_input *in, int st);
-
 #endif
