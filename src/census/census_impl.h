@@ -27,6 +27,7 @@
 #include "heapscope/census.h"
 #include "heapscope/mlpd_census.h"
 #include "heapscope/ticky.h"
+#include "heapscope/reader.h"
 #include "common/internal.h"
 #include "census/census_build.h"
 
@@ -288,8 +289,26 @@ int hs__census_set_program(hs_census *c, const hs_event *ev);
 /* The two lists of timed texts: USER_MARKER and USER_MSG. */
 enum { CENSUS_MARKERS, CENSUS_MESSAGES };
 int hs__census_add_mark(hs_census *c, int list, uint64_t time, hs_str text);
-int hs__census_add_line_point(hs_census *c, hs_heap_line line,
-                              const hs_event *ev);
+/* Appends ev's point to a line that has no room left: grows it first;
+ * HS_OK or out of memory (recorded at ev). */
+int hs__census_grow_line(hs_census *c, hs_heap_line line,
+                         const hs_event *ev);
+/* Appends ev's point to the line. Inline: a tenth of a real log's events
+ * are HEAP_SIZE, and a point with room costs two stores and no call (the
+ * growing is a jump, so the way here saves no registers). */
+static inline int hs__census_add_line_point(hs_census *c, hs_heap_line line,
+                                            const hs_event *ev)
+{
+    size_t n = c->nlines[line];
+    if (n == c->cap_lines[line])
+        return hs__census_grow_line(c, line, ev);
+    hs_census_point *pts = c->lines[line];
+    if (n && ev->time < pts[n - 1].time_ns)
+        c->lines_unsorted[line] = true;
+    pts[n] = (hs_census_point){ev->time, ev->u.heap.bytes};
+    c->nlines[line] = n + 1;
+    return HS_OK;
+}
 /* A stack of host-order ids as the log's big-endian bytes, in keybuf
  * (census_sample.c); NULL when out of memory. */
 const uint8_t *hs__census_to_be(hs_census *c, const uint32_t *ids,
