@@ -128,8 +128,8 @@ static inline bool summary_in_window(const hs_summary *s, uint64_t t)
     return t >= s->from && t <= s->to;
 }
 /* The state of capability cap (< 0: the global slot), made on first use;
- * NULL when out of memory. Inline: every GC and heap event asks, and a
- * known capability costs two loads and no call. */
+ * NULL when out of memory. summary_event.c asks when an event's
+ * capability is not the last event's. */
 capstate *summary_cap_new(hs_summary *s, int32_t cap);
 static inline capstate *summary_cap_of(hs_summary *s, int32_t cap)
 {
