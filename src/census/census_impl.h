@@ -272,6 +272,11 @@ int hs__census_string_entries(hs_census *c, const struct hs_hp_band *lines,
 
 /* --- census_finish.c -------------------------------------------------- */
 
+/* census_sort.c: a stable sort by time of n elements of `size` bytes,
+ * each starting with its u64 time; false when out of memory. */
+bool hs__census_sort_by_time(const hs_allocator *alloc, void *base, size_t n,
+                             size_t size);
+
 /* Moves the warning about a cut last sample, if any, to the end of the
  * truncation message err->message (what the user reads as one warning). */
 void hs__census_fold_cut(hs_census *c, hs_error *err);
