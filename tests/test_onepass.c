@@ -4,7 +4,8 @@
  * hs_census_load_summary_fd(), give what the event-by-event way gives
  * (every event decoded, hs_summary_add_event() and hs_census_load_fd()), for
  * every sample and corpus log, read from a file and from a pipe whose
- * chunks end anywhere in an event.
+ * chunks end anywhere in an event; and the census's heap lines are the
+ * log's points in a stable sort by time.
  */
 #include <heapscope/heapscope.h>
 
@@ -103,9 +104,78 @@ static char *csv_of(const hs_census *c)
     return t;
 }
 
+/* A point of a heap line as the log gives it, and its place there. */
+typedef struct line_pt {
+    uint64_t time, bytes;
+    size_t index;
+} line_pt;
+
+static int cmp_line_pt(const void *x, const void *y)
+{
+    const line_pt *a = x, *b = y;
+    if (a->time != b->time)
+        return a->time < b->time ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The log's points of each heap line, in file order. */
+typedef struct line_pts {
+    line_pt *v;
+    size_t n, cap;
+} line_pts;
+
+/* The census's heap lines against the log's HEAP_SIZE, HEAP_LIVE and
+ * BLOCKS_SIZE events in a stable sort by time (qsort by time and place):
+ * the points appended inline (census_impl.h) and sorted run by run in
+ * place (census_sort.c). */
+static void check_lines(const uint8_t *log, size_t len, const hs_census *c,
+                        const char *name)
+{
+    line_pts want[HS_LINE_COUNT] = {{0}};
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_FATAL(r != NULL);
+    hs_reader_feed(r, log, len);
+    hs_event ev;
+    while (hs_reader_next(r, &ev) == HS_EVENT) {
+        int line = ev.tag == HS_EV_HEAP_SIZE     ? HS_LINE_HEAP_SIZE
+                   : ev.tag == HS_EV_HEAP_LIVE   ? HS_LINE_HEAP_LIVE
+                   : ev.tag == HS_EV_BLOCKS_SIZE ? HS_LINE_BLOCKS_SIZE
+                                                 : -1;
+        if (line < 0 || !ev.known)
+            continue;
+        line_pts *w = &want[line];
+        if (w->n == w->cap) {
+            w->cap = w->cap ? 2 * w->cap : 64;
+            w->v = realloc(w->v, w->cap * sizeof *w->v);
+            CU_ASSERT_FATAL(w->v != NULL);
+        }
+        w->v[w->n] = (line_pt){ev.time, ev.u.heap.bytes, w->n};
+        w->n++;
+    }
+    hs_reader_free(r);
+    for (int line = 0; line < HS_LINE_COUNT; line++) {
+        line_pts *w = &want[line];
+        if (w->n)
+            qsort(w->v, w->n, sizeof *w->v, cmp_line_pt);
+        const hs_census_point *got;
+        size_t k = hs_census_heap_line(c, (hs_heap_line)line, &got);
+        CU_ASSERT_EQUAL(k, w->n);
+        size_t wrong = 0;
+        for (size_t i = 0; i < k && i < w->n; i++)
+            wrong += got[i].time_ns != w->v[i].time ||
+                     got[i].bytes != w->v[i].bytes;
+        if (wrong || k != w->n)
+            printf("\n  %s: line %d: %zu of %zu points differ\n", name,
+                   line, wrong, w->n);
+        CU_ASSERT_EQUAL(wrong, 0);
+        free(w->v);
+    }
+}
+
 /* The census of hs_census_load_fd() and the summary of every event
  * against both from hs_census_load_summary_fd() on the file at path. */
-static void check_census_pass(const char *path, const hs_summary *want)
+static void check_census_pass(const char *path, const uint8_t *log,
+                              size_t len, const hs_summary *want)
 {
     FILE *f1 = fopen(path, "rb"), *f2 = fopen(path, "rb");
     CU_ASSERT_FATAL(f1 && f2);
@@ -125,6 +195,7 @@ static void check_census_pass(const char *path, const hs_summary *want)
     CU_ASSERT_EQUAL(ia->complete, ib->complete);
     char *ca = csv_of(a), *cb = csv_of(b);
     CU_ASSERT_STRING_EQUAL(ca, cb);
+    check_lines(log, len, b, path);
     free(ca);
     free(cb);
     hs_summary_free(s);
@@ -160,7 +231,7 @@ static void check_log(const char *path)
         else
             reap(fd, pid);
     }
-    check_census_pass(path, want);
+    check_census_pass(path, log, len, want);
     hs_summary_free(want);
     free(log);
 }
