@@ -21,16 +21,59 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The summary of every event, one by one, fully decoded. */
-static hs_summary *by_event(const uint8_t *log, size_t len)
+/* A point of a heap line as the log gives it, and its place there. */
+typedef struct line_pt {
+    uint64_t time, bytes;
+    size_t index;
+} line_pt;
+
+static int cmp_line_pt(const void *x, const void *y)
+{
+    const line_pt *a = x, *b = y;
+    if (a->time != b->time)
+        return a->time < b->time ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The log's points of each heap line, in file order. */
+typedef struct line_pts {
+    line_pt *v;
+    size_t n, cap;
+} line_pts;
+
+/* Notes ev in want[] when it is a point of a heap line. */
+static void note_point(line_pts want[HS_LINE_COUNT], const hs_event *ev)
+{
+    int line = ev->tag == HS_EV_HEAP_SIZE     ? HS_LINE_HEAP_SIZE
+               : ev->tag == HS_EV_HEAP_LIVE   ? HS_LINE_HEAP_LIVE
+               : ev->tag == HS_EV_BLOCKS_SIZE ? HS_LINE_BLOCKS_SIZE
+                                              : -1;
+    if (line < 0 || !ev->known)
+        return;
+    line_pts *w = &want[line];
+    if (w->n == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 64;
+        w->v = realloc(w->v, w->cap * sizeof *w->v);
+        CU_ASSERT_FATAL(w->v != NULL);
+    }
+    w->v[w->n] = (line_pt){ev->time, ev->u.heap.bytes, w->n};
+    w->n++;
+}
+
+/* The summary of every event, one by one, fully decoded; the points of
+ * the heap lines in points[], in file order. */
+static hs_summary *by_event(const uint8_t *log, size_t len,
+                            line_pts points[HS_LINE_COUNT])
 {
     hs_summary *s = hs_summary_new();
     hs_reader *r = hs_reader_new();
     CU_ASSERT_FATAL(s && r);
     hs_reader_feed(r, log, len);
     hs_event ev;
-    while (hs_reader_next(r, &ev) == HS_EVENT)
+    while (hs_reader_next(r, &ev) == HS_EVENT) {
         CU_ASSERT_EQUAL(hs_summary_add_event(s, &ev), HS_OK);
+        note_point(points, &ev);
+    }
     hs_reader_free(r);
     hs_summary_finish(s);
     return s;
@@ -104,55 +147,13 @@ static char *csv_of(const hs_census *c)
     return t;
 }
 
-/* A point of a heap line as the log gives it, and its place there. */
-typedef struct line_pt {
-    uint64_t time, bytes;
-    size_t index;
-} line_pt;
-
-static int cmp_line_pt(const void *x, const void *y)
-{
-    const line_pt *a = x, *b = y;
-    if (a->time != b->time)
-        return a->time < b->time ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* The log's points of each heap line, in file order. */
-typedef struct line_pts {
-    line_pt *v;
-    size_t n, cap;
-} line_pts;
-
 /* The census's heap lines against the log's HEAP_SIZE, HEAP_LIVE and
  * BLOCKS_SIZE events in a stable sort by time (qsort by time and place):
  * the points appended inline (census_impl.h) and sorted run by run in
  * place (census_sort.c). */
-static void check_lines(const uint8_t *log, size_t len, const hs_census *c,
+static void check_lines(line_pts want[HS_LINE_COUNT], const hs_census *c,
                         const char *name)
 {
-    line_pts want[HS_LINE_COUNT] = {{0}};
-    hs_reader *r = hs_reader_new();
-    CU_ASSERT_FATAL(r != NULL);
-    hs_reader_feed(r, log, len);
-    hs_event ev;
-    while (hs_reader_next(r, &ev) == HS_EVENT) {
-        int line = ev.tag == HS_EV_HEAP_SIZE     ? HS_LINE_HEAP_SIZE
-                   : ev.tag == HS_EV_HEAP_LIVE   ? HS_LINE_HEAP_LIVE
-                   : ev.tag == HS_EV_BLOCKS_SIZE ? HS_LINE_BLOCKS_SIZE
-                                                 : -1;
-        if (line < 0 || !ev.known)
-            continue;
-        line_pts *w = &want[line];
-        if (w->n == w->cap) {
-            w->cap = w->cap ? 2 * w->cap : 64;
-            w->v = realloc(w->v, w->cap * sizeof *w->v);
-            CU_ASSERT_FATAL(w->v != NULL);
-        }
-        w->v[w->n] = (line_pt){ev.time, ev.u.heap.bytes, w->n};
-        w->n++;
-    }
-    hs_reader_free(r);
     for (int line = 0; line < HS_LINE_COUNT; line++) {
         line_pts *w = &want[line];
         if (w->n)
@@ -174,8 +175,9 @@ static void check_lines(const uint8_t *log, size_t len, const hs_census *c,
 
 /* The census of hs_census_load_fd() and the summary of every event
  * against both from hs_census_load_summary_fd() on the file at path. */
-static void check_census_pass(const char *path, const uint8_t *log,
-                              size_t len, const hs_summary *want)
+static void check_census_pass(const char *path,
+                              line_pts points[HS_LINE_COUNT],
+                              const hs_summary *want)
 {
     FILE *f1 = fopen(path, "rb"), *f2 = fopen(path, "rb");
     CU_ASSERT_FATAL(f1 && f2);
@@ -195,7 +197,7 @@ static void check_census_pass(const char *path, const uint8_t *log,
     CU_ASSERT_EQUAL(ia->complete, ib->complete);
     char *ca = csv_of(a), *cb = csv_of(b);
     CU_ASSERT_STRING_EQUAL(ca, cb);
-    check_lines(log, len, b, path);
+    check_lines(points, b, path);
     free(ca);
     free(cb);
     hs_summary_free(s);
@@ -210,7 +212,8 @@ static void check_log(const char *path)
     size_t len;
     uint8_t *log = tu_slurp(path, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(log);
-    hs_summary *want = by_event(log, len);
+    line_pts points[HS_LINE_COUNT] = {{0}};
+    hs_summary *want = by_event(log, len, points);
     static const size_t pieces[] = {0, 997, 7};
     for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
         if (pieces[i] == 7 && len > (4u << 20))
@@ -231,7 +234,7 @@ static void check_log(const char *path)
         else
             reap(fd, pid);
     }
-    check_census_pass(path, log, len, want);
+    check_census_pass(path, points, want);
     hs_summary_free(want);
     free(log);
 }
