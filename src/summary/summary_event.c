@@ -1,12 +1,12 @@
 /*
  * The summary's per-event path: every event hs_summary_add_event() and the
  * library's one pass (hs__summary_add_counted) hand over. The GC and heap
- * events, six in ten of a real log's events, are fed to their
- * capability's state here in one function: the handlers below are static
- * and inline into it, so an event costs one dispatch, no call, and its
- * capability's state comes from the last event's when the capability is
- * the same (a log's capabilities write their events a block at a time).
- * summary.c holds the events of the whole log (summary_on_global).
+ * events, four in ten of a real log's events (6.4 M of 14.8 M in a -N2
+ * -hT run), go to their capability's state: the dispatcher keeps no frame
+ * and jumps to one small leaf function per tag, and the capability's state
+ * is the last event's when the capability is the same (a log's
+ * capabilities write their events a block at a time). summary.c holds the
+ * events of the whole log (summary_on_global).
  */
 #include "summary/summary_internal.h"
 #include "summary/summary_bulk.h"
