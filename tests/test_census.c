@@ -501,6 +501,26 @@ static void test_marker_order_shapes(void)
     for (size_t i = 0; i < N; i++)
         t[i] = (i / 20) * 100 + (i % 20 < 10 ? 10 : 0) + (i % 10) / 3 * 10;
     check_marker_order(t, N);
+    /* blocks of 1 to 40 from 2, 3 and 9 caps taking turns, each across
+     * the same span, so that they overlap their neighbours, short ones
+     * and long ones, with ties (each run merged in place); then the
+     * same with a descending second half (the in-place merging gives up
+     * half-way and the general way finishes) */
+    uint64_t x = 1;
+    for (int caps = 2; caps <= 9; caps += caps == 3 ? 6 : 1)
+        for (int tail = 0; tail < 2; tail++) {
+            for (size_t i = 0, b = 0; i < N; b++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                size_t len = 1 + (x >> 33) % 40;
+                for (size_t j = 0; j < len && i < N; j++, i++)
+                    t[i] = (b / (size_t)caps) * 60 + j * 60 / len / 5 * 5 +
+                           (x >> 40) % 2 * 5;
+                if (tail && i >= N / 2)
+                    for (; i < N; i++)
+                        t[i] = (N - i) / 2;
+            }
+            check_marker_order(t, N);
+        }
 }
 
 /* ---- corpus --------------------------------------------------------- */

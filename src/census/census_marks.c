@@ -6,18 +6,17 @@
 
 #include <string.h>
 
-int hs__census_add_line_point(hs_census *c, hs_heap_line line,
-                              const hs_event *ev)
+int hs__census_grow_line(hs_census *c, hs_heap_line line,
+                         const hs_event *ev)
 {
-    if (!hs_grow(c->alloc, (void **)&c->lines[line], &c->cap_lines[line],
-                 c->nlines[line] + 1, sizeof(hs_census_point)))
-        return hs__census_nomem(c);
-    size_t n = c->nlines[line];
-    if (n && ev->time < c->lines[line][n - 1].time_ns)
-        c->lines_unsorted[line] = true;
-    c->lines[line][n] = (hs_census_point){ev->time, ev->u.heap.bytes};
-    c->nlines[line]++;
-    return HS_OK;
+    if (hs_grow(c->alloc, (void **)&c->lines[line], &c->cap_lines[line],
+                c->nlines[line] + 1, sizeof(hs_census_point)))
+        return hs__census_add_line_point(c, line, ev);
+    /* the per-event path leaves the event's place unset: set it for the
+     * error (hs__census_nomem) */
+    c->cur_offset = ev->offset;
+    c->cur_index = ev->index;
+    return hs__census_nomem(c);
 }
 
 int hs__census_add_mark(hs_census *c, int list, uint64_t time, hs_str text_in)

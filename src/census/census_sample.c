@@ -463,11 +463,38 @@ int hs_census_add_event(hs_census *c, const hs_event *ev)
 }
 
 static int add_wanted(hs_census *c, const hs_event *ev);
+static int add_other(hs_census *c, const hs_event *ev);
+
+/* The heap-size line of tag, or HS_LINE_COUNT for none. */
+static inline unsigned line_of(uint16_t tag)
+{
+    switch (tag) {
+    case HS_EV_HEAP_SIZE:
+        return HS_LINE_HEAP_SIZE;
+    case HS_EV_HEAP_LIVE:
+        return HS_LINE_HEAP_LIVE;
+    case HS_EV_BLOCKS_SIZE:
+        return HS_LINE_BLOCKS_SIZE;
+    default:
+        return HS_LINE_COUNT;
+    }
+}
 
 int hs__census_add_wanted(hs_census *c, const hs_event *ev)
 {
     if (c->error)
         return c->error;
+    /* Most of the census's events in a real log: a point of a line, whose
+     * only failure (out of memory) notes the event's place itself. */
+    unsigned line = line_of(ev->tag);
+    if (line < HS_LINE_COUNT)
+        return ev->known ? hs__census_add_line_point(c, line, ev) : HS_OK;
+    return add_other(c, ev);
+}
+
+/* hs__census_add_wanted() of any event but a line's point. */
+static HS_NOINLINE int add_other(hs_census *c, const hs_event *ev)
+{
     int st = add_wanted(c, ev);
     /* Out of memory is recorded deep in the model, which does not know
      * the event: give the record the offset and index hs_census_error()
@@ -523,12 +550,6 @@ static int add_wanted(hs_census *c, const hs_event *ev)
         return hs__census_add_mark(c, CENSUS_MARKERS, ev->time, ev->u.msg.text);
     case HS_EV_USER_MSG:
         return hs__census_add_mark(c, CENSUS_MESSAGES, ev->time, ev->u.msg.text);
-    case HS_EV_HEAP_SIZE:
-        return hs__census_add_line_point(c, HS_LINE_HEAP_SIZE, ev);
-    case HS_EV_HEAP_LIVE:
-        return hs__census_add_line_point(c, HS_LINE_HEAP_LIVE, ev);
-    case HS_EV_BLOCKS_SIZE:
-        return hs__census_add_line_point(c, HS_LINE_BLOCKS_SIZE, ev);
     case HS_EV_RTS_IDENTIFIER:
         if (!c->info.rts_identifier) {
             c->info.rts_identifier = hs__census_dup(c, ev->u.rts_identifier.text);

@@ -185,7 +185,7 @@ static int on_text(hs_summary *s, char **slot, hs_str text)
 }
 
 /* The events that only set a figure of the whole log. */
-static int on_global(hs_summary *s, const hs_event *ev)
+int summary_on_global(hs_summary *s, const hs_event *ev)
 {
     switch (ev->tag) {
     case HS_EV_HEAP_LIVE:
@@ -238,87 +238,6 @@ static int on_global(hs_summary *s, const hs_event *ev)
         return HS_OK;
     default:
         return HS_OK;
-    }
-}
-
-/* The events fed to one capability's state, in that capability's order. */
-static int on_cap(hs_summary *s, capstate *c, const hs_event *ev)
-{
-    switch (ev->tag) {
-    case HS_EV_GC_START:
-        s->any_gc_start = true;
-        c->in_gc = true;
-        c->gc_start = ev->time;
-        c->led_pending = false;
-        c->last_closed = false;
-        return HS_OK;
-    case HS_EV_GC_END:
-        summary_on_gc_end(s, c, ev->time);
-        return HS_OK;
-    case HS_EV_GC_STATS_GHC:
-        return summary_on_gc_stats(s, c, ev);
-    case HS_EV_HEAP_SIZE:
-        if (summary_in_window(s, ev->time)) {
-            s->any_heap_size = true;
-            if (ev->u.heap.bytes > s->max_heap_size)
-                s->max_heap_size = ev->u.heap.bytes;
-        }
-        return HS_OK;
-    case HS_EV_HEAP_ALLOCATED: {
-        uint64_t v = ev->u.heap.bytes;
-        s->any_alloc = true;
-        c->has_alloc = true;
-        summary_note_counter(s, &c->alloc, ev->time, &v, 1);
-        return HS_OK;
-    }
-    default: { /* HS_EV_SPARK_COUNTERS */
-        const uint64_t v[N_SPARK] = {
-            ev->u.spark_counters.created, ev->u.spark_counters.dud,
-            ev->u.spark_counters.overflowed, ev->u.spark_counters.converted,
-            ev->u.spark_counters.gcd, ev->u.spark_counters.fizzled};
-        s->any_sparks = true;
-        summary_note_counter(s, &c->sparks, ev->time, v, N_SPARK);
-        return HS_OK;
-    }
-    }
-}
-
-/* Refuses an event when the summary is stuck or finished. */
-static int summary_closed(hs_summary *s)
-{
-    if (s->sticky)
-        return s->err.code;
-    return summary_fail(s, HS_ERR_MISUSE, "event after hs_summary_finish()");
-}
-
-int hs_summary_add_event(hs_summary *s, const hs_event *ev)
-{
-    if (s->sticky || s->finished)
-        return summary_closed(s);
-    s->events++;
-    if (ev->tag == HS_EV_BLOCK_MARKER)
-        return HS_OK; /* framing; its time is the block's start */
-    if (!s->any_time || ev->time > s->last_time)
-        s->last_time = ev->time;
-    s->any_time = true;
-    return hs__summary_add_counted(s, ev);
-}
-
-int hs__summary_add_counted(hs_summary *s, const hs_event *ev)
-{
-    if (s->sticky || s->finished)
-        return summary_closed(s);
-    if (!ev->known)
-        return HS_OK;
-    switch (ev->tag) {
-    case HS_EV_GC_START: case HS_EV_GC_END: case HS_EV_GC_STATS_GHC:
-    case HS_EV_HEAP_SIZE: case HS_EV_HEAP_ALLOCATED:
-    case HS_EV_SPARK_COUNTERS: {
-        capstate *c = summary_cap_of(s, ev->cap);
-        return c ? on_cap(s, c, ev) : summary_nomem(s);
-    }
-    default:
-        return on_global(s, ev);
     }
 }
 

@@ -28,126 +28,12 @@ capstate *summary_cap_new(hs_summary *s, int32_t cap)
     return c;
 }
 
-static hs_summary_gen *gen_of(hs_summary *s, uint16_t g)
-{
-    if (g >= s->ngens_alloc &&
-        !hs_grow_zeroed(s->alloc, (void **)&s->gens, &s->ngens_alloc,
-                        (size_t)g + 1, sizeof *s->gens))
-        return NULL;
-    if (!s->any_gen || g > s->max_gen_seen)
-        s->max_gen_seen = g;
-    s->any_gen = true;
-    return &s->gens[g];
-}
-
-/* Records a counter sample against the window's edges: the base is the
- * latest value before the window, the end the latest inside or before
- * it. Latest by time, so the feeding order does not matter. */
-void summary_note_counter(const hs_summary *s, edge *e, uint64_t t,
-                          const uint64_t *v, int n)
-{
-    if (t < s->from && (!e->has_base || t >= e->base_t)) {
-        e->has_base = true;
-        e->base_t = t;
-        for (int i = 0; i < n; i++) /* one or six: no call of memcpy */
-            e->base[i] = v[i];
-    }
-    if (t <= s->to && (!e->has_end || t >= e->end_t)) {
-        e->has_end = true;
-        e->end_t = t;
-        for (int i = 0; i < n; i++)
-            e->end[i] = v[i];
-    }
-}
-
 static uint64_t edge_growth(const edge *e, int i)
 {
     if (!e->has_end)
         return 0;
     uint64_t b = e->has_base ? e->base[i] : 0;
     return e->end[i] > b ? e->end[i] - b : 0;
-}
-
-static void add_pause(hs_summary_gen *g, uint64_t d)
-{
-    g->timed++;
-    g->elapsed_ns += d;
-    if (d > g->max_pause_ns)
-        g->max_pause_ns = d;
-}
-
-/* A collection inside the window: the generation's and the run's sums. */
-static void count_collection(hs_summary *s, capstate *c, hs_summary_gen *g,
-                             const hs_event *ev)
-{
-    const uint64_t copied = ev->u.gc_stats.copied;
-    const uint32_t threads = ev->u.gc_stats.par_threads;
-    g->collections++;
-    g->copied_bytes += copied;
-    if (ev->u.gc_stats.slop > g->max_slop_bytes)
-        g->max_slop_bytes = ev->u.gc_stats.slop;
-    s->copied += copied;
-    c->out.led++;
-    if (threads <= 1)
-        return;
-    g->par_collections++;
-    s->par_any = true;
-    s->par_copied += copied;
-    s->par_max += ev->u.gc_stats.par_max_copied;
-    s->par_tot += ev->u.gc_stats.par_tot_copied;
-    if (threads > s->par_threads_max)
-        s->par_threads_max = threads;
-    if (ev->u.gc_stats.has_balanced)
-        s->par_balanced += ev->u.gc_stats.par_balanced_copied;
-    else
-        s->par_all_balanced = false;
-}
-
-int summary_on_gc_stats(hs_summary *s, capstate *c, const hs_event *ev)
-{
-    const bool in = summary_in_window(s, ev->time);
-    s->any_gc_stats = true;
-
-    hs_summary_gen *g = gen_of(s, ev->u.gc_stats.gen);
-    if (!g)
-        return summary_nomem(s);
-    if (in)
-        count_collection(s, c, g, ev);
-    if (c->in_gc) {
-        /* GHC >= 8.4: stats come before the leader's GC_END. */
-        c->led_pending = true;
-        c->led_gen = ev->u.gc_stats.gen;
-        c->led_in_window = in;
-    } else if (c->last_closed && in) {
-        /* Older layouts post the stats after GC_END. */
-        add_pause(g, c->last_end - c->last_start);
-        c->last_closed = false;
-    }
-    return HS_OK;
-}
-
-void summary_on_gc_end(hs_summary *s, capstate *c, uint64_t t)
-{
-    if (!c->in_gc)
-        return;
-    c->in_gc = false;
-    if (t < c->gc_start) {
-        c->led_pending = false;
-        return; /* a clock that ran backwards: no interval */
-    }
-    uint64_t d = t - c->gc_start;
-    if (summary_in_window(s, c->gc_start)) {
-        c->out.gcs++;
-        c->out.gc_elapsed_ns += d;
-    }
-    c->last_closed = !c->led_pending;
-    c->last_start = c->gc_start;
-    c->last_end = t;
-    if (c->led_pending) {
-        c->led_pending = false;
-        if (c->led_in_window)
-            add_pause(&s->gens[c->led_gen], d);
-    }
 }
 
 /* Generations: HEAP_INFO_GHC is authoritative; otherwise the highest

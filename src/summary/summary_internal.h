@@ -73,6 +73,8 @@ struct hs_summary {
     size_t ncaps_alloc;
     uint32_t *order;          /* slots in order of first appearance */
     size_t norder, order_cap;
+    int32_t last_cap;         /* the capability of the last GC or heap */
+    capstate *last_state;     /* event and its state (NULL: none yet) */
 
     hs_summary_gen *gens;
     size_t ngens_alloc;
@@ -126,8 +128,8 @@ static inline bool summary_in_window(const hs_summary *s, uint64_t t)
     return t >= s->from && t <= s->to;
 }
 /* The state of capability cap (< 0: the global slot), made on first use;
- * NULL when out of memory. Inline: every GC and heap event asks, and a
- * known capability costs two loads and no call. */
+ * NULL when out of memory. summary_event.c asks when an event's
+ * capability is not the last event's. */
 capstate *summary_cap_new(hs_summary *s, int32_t cap);
 static inline capstate *summary_cap_of(hs_summary *s, int32_t cap)
 {
@@ -136,14 +138,13 @@ static inline capstate *summary_cap_of(hs_summary *s, int32_t cap)
         return s->caps[slot];
     return summary_cap_new(s, cap);
 }
-/* Notes GC_STATS_GHC; HS_OK or HS_ERR_NOMEM. */
-int summary_on_gc_stats(hs_summary *s, capstate *c, const hs_event *ev);
-void summary_on_gc_end(hs_summary *s, capstate *c, uint64_t t);
-void summary_note_counter(const hs_summary *s, edge *e, uint64_t t,
-                          const uint64_t *v, int n);
 /* Fills the generation, capability, allocation and spark figures of
  * s->stats; HS_OK or HS_ERR_NOMEM. */
 int summary_finish_caps(hs_summary *s);
+
+/* summary.c: the events that set a figure of the whole log (every one
+ * but the GC and heap events summary_event.c feeds to a capability). */
+int summary_on_global(hs_summary *s, const hs_event *ev);
 
 /* summary_markers.c */
 int summary_marker_add(hs_summary *s, hs_str name, uint64_t t);
