@@ -26,33 +26,46 @@ typedef struct pass {
     uint8_t to[256];         /* TO_* by tag (the table's tags are < 256) */
 } pass;
 
+/* The summary's calls return HS_OK or an error (which stops the pass),
+ * never a positive code, so its call ends each callback as a tail call:
+ * no frame kept per event. Which consumer stopped the pass is told after
+ * it (pass_failure). */
+static HS_NOINLINE int on_census_event(pass *p, const hs_event *ev,
+                                       uint8_t to)
+{
+    int cs = hs__census_add_wanted(p->c, ev);
+    if (cs < 0)
+        return p->census_err = cs;
+    /* counted and timed with every other event by the tally */
+    return (to & TO_SUMMARY) ? hs__summary_add_counted(p->s, ev) : 0;
+}
+
 static int on_event(void *user, const hs_event *ev)
 {
     pass *p = user;
     if (!ev->known || ev->tag >= 256) /* left raw: counted in the tally */
         return 0;
     uint8_t to = p->to[ev->tag];
-    if (to & TO_CENSUS) {
-        int cs = hs__census_add_wanted(p->c, ev);
-        if (cs < 0)
-            return p->census_err = cs;
-    }
-    if (to & TO_SUMMARY) {
-        /* counted and timed with every other event by the tally */
-        int ss = hs__summary_add_counted(p->s, ev);
-        if (ss < 0)
-            return p->summary_err = ss;
-    }
-    return 0;
+    if (to == TO_SUMMARY) /* most events: the GC's */
+        return hs__summary_add_counted(p->s, ev);
+    return to ? on_census_event(p, ev, to) : 0;
 }
 
 /* on_event() for a pass without a census: the reader decodes the
  * summary's tags alone, so every event it hands on is the summary's. */
 static int on_summary_event(void *user, const hs_event *ev)
 {
-    pass *p = user;
-    int ss = hs__summary_add_counted(p->s, ev);
-    return ss < 0 ? (p->summary_err = ss) : 0;
+    const pass *p = user;
+    return hs__summary_add_counted(p->s, ev);
+}
+
+/* What stopped the pass that returned st, when a consumer did: the
+ * census's failure is noted by on_event(); any other failure the reader
+ * did not record is the summary's (a reader's own is in its record). */
+static void pass_failure(pass *p, const hs_reader *r, int st)
+{
+    if (st < 0 && !p->census_err && hs_reader_error(r)->code >= HS_OK)
+        p->summary_err = st;
 }
 
 /* Marks the tags of one consumer in to[] and in tags[] (n so far, room
@@ -155,6 +168,7 @@ int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
     pass_init(&p, r, c, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
     int st = hs__read_input_tally(r, in, on_event, &p, &t);
+    pass_failure(&p, r, st);
     if (p.census_err || p.summary_err) {
         hs_reader_free(r);
         if (err)
@@ -174,6 +188,7 @@ int hs_summary_load_fd(hs_summary *s, hs_reader *r, int fd)
     pass_init(&p, r, NULL, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
     int st = hs__read_fd_tally(r, fd, on_summary_event, &p, &t);
+    pass_failure(&p, r, st);
     if (p.summary_err)
         return p.summary_err;
     summary_skipped(&p, &t);
