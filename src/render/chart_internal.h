@@ -90,6 +90,14 @@ typedef struct hs_chart_canvas {
 
 enum { HS_ALIGN_LEFT, HS_ALIGN_RIGHT, HS_ALIGN_CENTER };
 
+/* The charts' font sizes, as parts of the canvas's base font: every size
+ * a chart lays text out in, so the fonts can be loaded ahead
+ * (hs_chart_warm_text). */
+#define HS_CHART_FS_TITLE 1.35  /* the title, bold */
+#define HS_CHART_FS_TEXT 0.9    /* the subtitle and the axes */
+#define HS_CHART_FS_LEGEND 0.85 /* the legend's rows */
+#define HS_CHART_FS_NOTE 0.8    /* the heap panel's caption and markers */
+
 /*
  * Draws text with its top-left (top-right, top-centre) corner at x, y,
  * ellipsized to max_w (0 = no limit); returns the drawn width.
@@ -110,6 +118,9 @@ double hs_chart_text_width(hs_chart_canvas *cv, const char *text,
                            double size, bool bold);
 /* The height of a row of text of `size`, tall enough for CJK glyphs. */
 double hs_chart_line_height(hs_chart_canvas *cv, double size);
+/* Lays text out in every size and weight a chart of base font `font`
+ * uses (HS_CHART_FS_*), loading those fonts into the canvas's font map. */
+void hs_chart_warm_text(hs_chart_canvas *cv, double font);
 /* Records a band area for the SVG's titles (no-op unless want_text). */
 void hs_chart_note_area(hs_chart_canvas *cv, const struct hs_chart_series *s,
                         double peak);
@@ -367,6 +378,14 @@ int hs_chart_doc_open(hs_chart_doc *d, const hs_chart_options *opt,
  * drawing (the canvas's status), cairo, or the sink; frees everything.
  */
 int hs_chart_doc_close(hs_chart_doc *d);
+/* The base font size of a chart drawn with opt (checked). */
+double hs_chart_doc_font(const hs_chart_options *opt);
+/*
+ * Leaves this thread's font map, if it has one, for the next thread that
+ * opens a document without one of its own (this one or another), which
+ * takes it over; a map already left is kept and this one dropped.
+ */
+void hs_chart_fonts_hand_over(void);
 
 /* Validates opt's enums and sizes: HS_OK or HS_ERR_INVALID. */
 int hs_chart_check_options(const hs_chart_options *opt);

@@ -240,7 +240,7 @@ void hs_chart_draw_markers(hs_chart_canvas *cv, const hs_chart_panel *p,
     if (!n)
         return;
     cairo_t *cr = cv->cr;
-    double fs = cv->font * 0.8, lh = hs_chart_line_height(cv, fs);
+    double fs = cv->font * HS_CHART_FS_NOTE, lh = hs_chart_line_height(cv, fs);
     double last_line = -1e9, last_label = -1e9;
     cairo_set_line_width(cr, 0.8);
     for (size_t i = 0; i < n; i++) {
