@@ -248,6 +248,31 @@ void hs_chart_points_free(hs_chart_points *p);
 /* The column of time t (seconds) among ncols over [0, t_span]. */
 size_t hs_chart_column_of(double t, double t_span, size_t ncols);
 
+/*
+ * Columns of times in nanoseconds, each hs_chart_column_of(ns / 1e9, ...)
+ * exactly, without a division per time: the cursor keeps the range of
+ * times [lo, hi) that fall in its column (the column is monotonic in the
+ * time) and computes a column only for a time outside it. Fastest for
+ * times in order, right for any.
+ */
+typedef struct hs_chart_col_cursor {
+    double t_span;
+    size_t ncols;
+    uint64_t lo, hi; /* times in column col; empty at first */
+    size_t col;
+} hs_chart_col_cursor;
+void hs_chart_col_cursor_init(hs_chart_col_cursor *k, double t_span,
+                              size_t ncols);
+/* The column of a time outside the cursor's range, which then holds it. */
+size_t hs_chart_col_cursor_move(hs_chart_col_cursor *k, uint64_t ns);
+static inline size_t hs_chart_col_cursor_at(hs_chart_col_cursor *k,
+                                            uint64_t ns)
+{
+    if (ns >= k->lo && ns < k->hi)
+        return k->col;
+    return hs_chart_col_cursor_move(k, ns);
+}
+
 /* --- panels, axes, markers (chart_panel.c, chart_axes.c) ----------------- */
 
 /*
