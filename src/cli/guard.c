@@ -194,8 +194,6 @@ void cli_guard_watch(bool on)
     alarm(STALL_SECONDS);
 }
 
-enum { PREPARE_STACK = 1024 * 1024 };
-
 /* The check run ahead in a thread of its own (cli_charts_prepare): the
  * charts' options, and its result once the thread has ended. */
 static struct {
@@ -224,15 +222,7 @@ void cli_charts_prepare(const hs_chart_options *opts, size_t n)
     memcpy(ahead.opts, opts, n * sizeof *opts);
     ahead.n = n;
     cli_guard_install(); /* a library's crash in it exits as in a chart */
-    /* a small stack: under an address-space limit (ulimit -v) it leaves
-     * the room pango's own threads need */
-    pthread_attr_t attr;
-    bool attr_ok = pthread_attr_init(&attr) == 0 &&
-                   pthread_attr_setstacksize(&attr, PREPARE_STACK) == 0;
-    ahead.running = attr_ok && pthread_create(&ahead.thread, &attr,
-                                              prepare_run, NULL) == 0;
-    if (attr_ok)
-        pthread_attr_destroy(&attr);
+    ahead.running = pthread_create(&ahead.thread, NULL, prepare_run, NULL) == 0;
 }
 
 /* Waits for the thread cli_charts_prepare started, under the stall
