@@ -293,8 +293,9 @@ HS_API int hs_chart_check(hs_error *err);
  * next chart drawn in a thread that has none yet: this thread's, or
  * another's. For a caller that loads its input meanwhile in a thread of
  * its own (the library starts none); without it the first chart of each
- * thread loads its fonts itself, with the same results and bytes.
- * Thread-safe. HS_OK; as hs_chart_check; HS_ERR_INVALID for a bad option,
+ * thread loads its fonts itself, with the same results and bytes (SVG
+ * and PDF charts: a PNG's text, drawn at its dpi on an image, is laid out
+ * anew). Thread-safe. HS_OK; as hs_chart_check; HS_ERR_INVALID for a bad option,
  * HS_ERR_MISUSE for opts or one of them NULL (opts may be NULL when n is
  * 0). Since HEAPSCOPE_0.2.
  */

@@ -216,10 +216,11 @@ static void draw_chart(hs_chart_canvas *cv, chart *ch, double w, double h)
 
 bool hs_chart_available(void) { return true; }
 
-/* hs_chart_check's document, in which the fonts of charts with a base
- * font of each of fonts[0..n) are loaded too, the map then handed over
+/* hs_chart_check's document, in which the fonts of charts drawn with
+ * each of opts[0..n) (checked) are loaded too, the map then handed over
  * (hs_chart_fonts_hand_over) when n > 0. */
-static int check_fonts(const double *fonts, size_t n, hs_error *err)
+static int check_fonts(const hs_chart_options *const *opts, size_t n,
+                       hs_error *err)
 {
     hs_membuf mb;
     hs_membuf_init(&mb, NULL);
@@ -231,8 +232,12 @@ static int check_fonts(const double *fonts, size_t n, hs_error *err)
     int st = hs_chart_doc_open(&d, &opt, &out, "check", NULL);
     if (st == HS_OK) {
         w = hs_chart_text_width(&d.cv, "0123456789 MiB", 12, false);
-        for (size_t i = 0; i < n && w > 0; i++)
-            hs_chart_warm_text(&d.cv, fonts[i]);
+        for (size_t i = 0; i < n && w > 0; i++) {
+            hs_chart_options o;
+            hs_chart_options_init(&o);
+            if (!hs__options_take(&o, sizeof o, opts[i]))
+                hs_chart_warm_text(&d.cv, hs_chart_doc_font(&o));
+        }
         st = hs_chart_doc_close(&d);
     }
     hs_membuf_free(&mb);
@@ -253,8 +258,6 @@ int hs_chart_check(hs_error *err) { return check_fonts(NULL, 0, err); }
 int hs_chart_prepare(const hs_chart_options *const *opts, size_t n,
                      hs_error *err)
 {
-    enum { MAX_PREPARED = 8 };
-    double fonts[MAX_PREPARED];
     int st = opts || !n ? HS_OK : HS_ERR_MISUSE;
     for (size_t i = 0; i < n && !st; i++) {
         hs_chart_options o;
@@ -264,15 +267,13 @@ int hs_chart_prepare(const hs_chart_options *const *opts, size_t n,
                      hs_chart_check_options(&o)
                  ? HS_ERR_INVALID
                  : HS_OK;
-        if (!st && i < MAX_PREPARED)
-            fonts[i] = hs_chart_doc_font(&o);
     }
     if (st) {
         hs__error_clear(err);
         return hs__error_set(err, st, NULL, "hs_chart_prepare: %s",
                              hs_strerror(st));
     }
-    return check_fonts(fonts, n < MAX_PREPARED ? n : MAX_PREPARED, err);
+    return check_fonts(opts, n, err);
 }
 
 static void chart_free(chart *ch, const hs_allocator *a)
