@@ -150,10 +150,11 @@ static void on_fatal(int sig)
 enum { ALT_STACK = 64 * 1024 };
 static char main_alt[ALT_STACK], prepare_alt[ALT_STACK];
 
-static void alt_stack(char *mem)
+/* Makes mem this thread's signal stack; the one it had in *old. */
+static void alt_stack(char *mem, stack_t *old)
 {
     stack_t ss = {.ss_sp = mem, .ss_size = ALT_STACK, .ss_flags = 0};
-    sigaltstack(&ss, NULL);
+    sigaltstack(&ss, old);
 }
 
 void cli_guard_install(void)
@@ -164,7 +165,7 @@ void cli_guard_install(void)
     done = true;
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
                                SIGABRT};
-    alt_stack(main_alt); /* the thread that installs it: the main one */
+    alt_stack(main_alt, NULL); /* the thread that installs it: the main one */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal;
@@ -208,9 +209,13 @@ static struct {
 static void *prepare_run(void *arg)
 {
     (void)arg;
-    alt_stack(prepare_alt);
+    stack_t old;
+    alt_stack(prepare_alt, &old);
     const hs_chart_options *opts[2] = {&ahead.opts[0], &ahead.opts[1]};
     ahead.st = hs_chart_prepare(opts, ahead.n, &ahead.err);
+    /* the thread's own back: a sanitizer frees the one it made at the
+     * thread's end */
+    sigaltstack(&old, NULL);
     return NULL;
 }
 
