@@ -2,7 +2,8 @@
  * Tests of what the chart draws and what drawing costs: the heap lines'
  * own panel (bands fill their panel's height, read back from the PNG's
  * pixels), the memory a 10 MB band name costs, charts drawn at once in
- * several threads alike, and the page given the chart its caller drew.
+ * several threads alike, the page given the chart its caller drew, and
+ * the fonts loaded ahead in one thread for another (hs_chart_prepare).
  */
 #include <heapscope/heapscope.h>
 
@@ -23,6 +24,7 @@
 #define UNDER_ASAN 0
 #endif
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <glob.h>
 #include <pthread.h>
@@ -346,6 +348,82 @@ static void test_threads_draw_alike(void)
     hs_census_free(c);
 }
 
+/* ---- fonts loaded ahead ------------------------------------------------ */
+
+/* Pango's font maps made: this program's pango_cairo_font_map_new stands
+ * in for pango's (the library calls it through its PLT), counts and calls
+ * pango's. */
+static int maps_made;
+void *pango_cairo_font_map_new(void);
+void *pango_cairo_font_map_new(void)
+{
+    static void *(*real)(void);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "pango_cairo_font_map_new");
+    __atomic_add_fetch(&maps_made, 1, __ATOMIC_SEQ_CST);
+    return real();
+}
+
+static void *prepare(void *arg)
+{
+    hs_chart_options svg, pdf;
+    hs_chart_options_init(&svg);
+    hs_chart_options_init(&pdf);
+    pdf.format = HS_CHART_PDF;
+    const hs_chart_options *opts[] = {&svg, &pdf};
+    *(int *)arg = hs_chart_prepare(opts, 2, NULL);
+    return NULL;
+}
+
+/* Runs fn(arg) in a thread of its own, to its end. */
+static void in_thread(void *(*fn)(void *), void *arg)
+{
+    pthread_t t;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, fn, arg), 0);
+    pthread_join(t, NULL);
+}
+
+/* hs_chart_prepare's font map, loaded in one thread, is the one the next
+ * thread to draw takes over: one map made for both, the same drawing as a
+ * thread that loads its own; preparing twice makes one map; bad
+ * arguments are refused. */
+static void test_prepared_fonts(void)
+{
+    hs_census *c = census_file("samples/leak-hc.eventlog");
+    if (!c)
+        return;
+    struct drawn cold = {c, HS_CHART_SVG, {0}, -1};
+    in_thread(draw, &cold);
+    for (int twice = 0; twice < 2; twice++) {
+        int made = maps_made, st[2] = {-1, -1};
+        for (int k = 0; k <= twice; k++)
+            in_thread(prepare, &st[k]);
+        struct drawn d = {c, HS_CHART_SVG, {0}, -1};
+        in_thread(draw, &d);
+        CU_ASSERT(st[0] == HS_OK && (!twice || st[1] == HS_OK));
+        CU_ASSERT_EQUAL(d.st, HS_OK);
+        CU_ASSERT_EQUAL(maps_made - made, 1); /* the second takes it over */
+        CU_ASSERT(same_drawing(&d.m, &cold.m));
+        hs_membuf_free(&d.m);
+    }
+    int made = maps_made; /* none left over: the next thread makes one */
+    struct drawn d = {c, HS_CHART_SVG, {0}, -1};
+    in_thread(draw, &d);
+    CU_ASSERT_EQUAL(maps_made - made, 1);
+    hs_membuf_free(&d.m);
+    hs_membuf_free(&cold.m);
+    hs_error err;
+    hs_chart_options bad;
+    hs_chart_options_init(&bad);
+    bad.width = 1;
+    const hs_chart_options *opts[] = {&bad};
+    CU_ASSERT_EQUAL(hs_chart_prepare(opts, 1, &err), HS_ERR_INVALID);
+    CU_ASSERT_EQUAL(err.code, HS_ERR_INVALID);
+    CU_ASSERT_EQUAL(hs_chart_prepare(NULL, 1, NULL), HS_ERR_MISUSE);
+    CU_ASSERT_EQUAL(hs_chart_prepare(NULL, 0, NULL), HS_OK);
+    hs_census_free(c);
+}
+
 /* hs_render_page into *m (emptied first). */
 static int page(const hs_census *c, const hs_page_options *o, hs_membuf *m)
 {
@@ -454,6 +532,8 @@ int main(void)
         {"threads draw alike, each with its own fonts",
          test_threads_draw_alike},
         {"the page given its chart", test_page_given_chart},
+        {"fonts prepared in one thread, drawn with in another",
+         test_prepared_fonts},
         {NULL, NULL},
     };
     return tu_main("chart_draw", NULL, NULL, tests);

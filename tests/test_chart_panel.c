@@ -3,7 +3,8 @@
  * which other renderers (the diff's two profiles) compose charts from:
  * one selection bound to two censuses by band name, two panels on one y
  * scale with the same band colours, time in seconds or normalised to each
- * run, a signed axis for a change panel, and label cleaning. The drawn
+ * run, a signed axis for a change panel, label cleaning, and the column
+ * cursor the heap lines are reduced with. The drawn
  * PNG is read back with cairo and measured.
  */
 #include "render/chart_internal.h"
@@ -237,6 +238,67 @@ static void test_clean_text(void)
     hs_free(NULL, t);
 }
 
+/* n times through a cursor against hs_chart_column_of of each. */
+static size_t cursor_mismatches(double t_span, size_t ncols,
+                                const uint64_t *ns, size_t n)
+{
+    hs_chart_col_cursor k;
+    hs_chart_col_cursor_init(&k, t_span, ncols);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (hs_chart_col_cursor_at(&k, ns[i]) !=
+            hs_chart_column_of(ns[i] / 1e9, t_span, ncols))
+            bad++;
+    return bad;
+}
+
+/* The column cursor gives hs_chart_column_of's column for every time: in
+ * order and out of it, every time near each column's edges (where the
+ * division rounds), 0 and the largest, spans that are not fractions of
+ * a second, empty or not a number, and one column or none. */
+static void test_column_cursor(void)
+{
+    static const double spans[] = {30.0, 1e-9, 1e-3, 0.1 + 0.2, 7.0 / 3,
+                                   1e10, 0, -1, NAN};
+    static const size_t cols[] = {1000, 1, 3, 997, 0};
+    enum { N = 20000 };
+    uint64_t *ns = malloc(N * sizeof *ns);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ns);
+    uint64_t seed = 88172645463325252u;
+    for (size_t s = 0; s < sizeof spans / sizeof spans[0]; s++)
+        for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+            double span_ns = spans[s] > 0 ? spans[s] * 1e9 : 1e9;
+            size_t n = 0;
+            ns[n++] = 0;
+            /* around each column's edge, by the inverse: +-3 ns */
+            for (size_t e = 0; e <= cols[c] && n + 7 < N / 2; e++) {
+                double g = (double)e * span_ns / (cols[c] ? cols[c] : 1);
+                for (int d = -3; d <= 3; d++)
+                    if (g + d >= 0 && g + d < 1.8e19)
+                        ns[n++] = (uint64_t)(g + d);
+            }
+            while (n < N - 2) { /* in order, steps of up to a column */
+                seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                double step = span_ns / (cols[c] ? cols[c] : 1) *
+                              (double)(seed % 1000) / 700;
+                ns[n] = ns[n - 1] + (uint64_t)step;
+                n++;
+            }
+            ns[n++] = UINT64_MAX;
+            ns[n++] = UINT64_MAX - 1;
+            CU_ASSERT_EQUAL(cursor_mismatches(spans[s], cols[c], ns, n), 0);
+            for (size_t i = n - 1; i > 0; i--) { /* out of order */
+                seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                size_t j = seed % (i + 1);
+                uint64_t t = ns[i];
+                ns[i] = ns[j];
+                ns[j] = t;
+            }
+            CU_ASSERT_EQUAL(cursor_mismatches(spans[s], cols[c], ns, n), 0);
+        }
+    free(ns);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -245,6 +307,7 @@ int main(void)
          test_two_panels_one_scale},
         {"signed axis for a change panel", test_signed_axis},
         {"labels cleaned and capped", test_clean_text},
+        {"the column cursor is hs_chart_column_of", test_column_cursor},
         {NULL, NULL},
     };
     return tu_main("chart_panel", NULL, NULL, tests);

@@ -170,6 +170,44 @@ static void test_escaping(void)
 }
 
 /* Every band's column, the times and the figures equal the census's. */
+/* The heap lines (heap, live, blocks): each one's count, times and bytes
+ * decoded equal the census's points, times in rounded microseconds. */
+static void check_lines(const hs_census *c, const char *doc)
+{
+    static const char *const names[HS_LINE_COUNT] = {"heap", "live",
+                                                     "blocks"};
+    const char *lines = strstr(doc, "\"lines\":{");
+    CU_ASSERT_FATAL(lines != NULL);
+    for (int l = 0; l < HS_LINE_COUNT; l++) {
+        const hs_census_point *pt;
+        size_t n = hs_census_heap_line(c, (hs_heap_line)l, &pt);
+        char key[32];
+        snprintf(key, sizeof key, "\"%s\":[%zu,\"", names[l], n);
+        const char *p = strstr(lines, key);
+        CU_ASSERT_EQUAL(p != NULL && p < strstr(lines, "}"), n > 0);
+        if (!n || !p)
+            continue;
+        uint64_t *t = calloc(n, sizeof *t), *v = calloc(n, sizeof *v);
+        CU_ASSERT_FATAL(t && v);
+        size_t len;
+        const char *q = field(p, key, &len);
+        decode_column(q, len, t, n);
+        q = field(q + len + 1, "\"", &len);
+        decode_column(q, len, v, n);
+        uint64_t at = 0;
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            at += t[i];
+            uint64_t ns = pt[i].time_ns;
+            bad += at != ns / 1000 + (ns % 1000 >= 500) ||
+                   v[i] != pt[i].bytes;
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+        free(t);
+        free(v);
+    }
+}
+
 static void check_figures(const hs_census *c)
 {
     char *doc = render(c, hs_render_page_data);
@@ -209,6 +247,7 @@ static void check_figures(const hs_census *c)
         }
         p = d;
     }
+    check_lines(c, doc);
     free(col);
     free(st);
     free(doc);

@@ -287,6 +287,22 @@ HS_API bool hs_chart_available(void);
 HS_API int hs_chart_check(hs_error *err);
 
 /*
+ * hs_chart_check, and the fonts of charts drawn with each of opts[0..n)
+ * loaded ahead (fontconfig's configuration and cache, and every size and
+ * weight of text such a chart lays out), into a font map left for the
+ * next chart drawn in a thread that has none yet: this thread's, or
+ * another's. For a caller that loads its input meanwhile in a thread of
+ * its own (the library starts none); without it the first chart of each
+ * thread loads its fonts itself, with the same results and bytes (SVG
+ * and PDF charts: a PNG's text, drawn at its dpi on an image, is laid out
+ * anew). Thread-safe. HS_OK; as hs_chart_check; HS_ERR_INVALID for a bad option,
+ * HS_ERR_MISUSE for opts or one of them NULL (opts may be NULL when n is
+ * 0). Since HEAPSCOPE_0.2.
+ */
+HS_API int hs_chart_prepare(const hs_chart_options *const *opts, size_t n,
+                            hs_error *err);
+
+/*
  * Renders a chart of c to out: a title and subtitle, the shown bands
  * (stacked, normalized or as lines) on a value axis of their own, and,
  * when c has heap size, live bytes or blocks size lines, those in a panel

@@ -186,6 +186,13 @@ void cli_guard_workdir(const char *dir);
 /* ... and the temporary files ("PATH.tmp*") of output PATH (NULL: none). */
 void cli_guard_output(const char *path);
 int cli_check_charts(void);
+/* With more than one CPU (cli_threads), starts that check in a thread of
+ * its own, with the fonts of charts drawn with opts[0..n) (n <= 2) loaded
+ * ahead (hs_chart_prepare), for the caller to load its input meanwhile;
+ * cli_check_charts then waits for it and gives its result. Every path
+ * after it calls cli_charts_prepare_end, which waits for the thread. */
+void cli_charts_prepare(const hs_chart_options *opts, size_t n);
+void cli_charts_prepare_end(void);
 /* Starts (true) or stops the stall watchdog (SIGALRM): while on, a
  * process that uses no CPU time for 20 s exits as a fatal signal does. */
 void cli_guard_watch(bool on);

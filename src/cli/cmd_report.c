@@ -279,21 +279,12 @@ static int load(const char *input, unsigned name_limit, bool source_given,
     return cli_load_census(input, name_limit, c);
 }
 
-int cmd_report(int argc, char **argv)
+/* The report of the parsed command line: loads, then writes the set. */
+static int report(report_args *ra, cli_parsed *rp)
 {
-    report_args a;
-    memset(&a, 0, sizeof a);
-    report_set_init(&a.set);
-    a.set.dir = ".";
-    cli_parsed p;
-    int st = cli_parse(&cli_cmd_report, argc, argv, &a, &p);
-    if (st)
-        return st < 0 ? EXIT_OK : st;
-    if (p.npos != 1) {
-        cli_errorf("report: %s (run 'heapscope report --help')",
-                   p.npos ? "one input file, please" : "no input file given");
-        return EXIT_USAGE;
-    }
+    report_args a = *ra;
+    cli_parsed p = *rp;
+    int st;
     cli_use_mlpd(&p, &a.base.mlpd);
     bool source_given = cli_given(&p, &cli_opt_mlpd_source);
     bool alloc = a.base.mlpd.samples == HS_MLPD_SAMPLES_ALLOC;
@@ -349,4 +340,26 @@ int cmd_report(int argc, char **argv)
     free(base);
     hs_census_free(c);
     return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report_args a;
+    memset(&a, 0, sizeof a);
+    report_set_init(&a.set);
+    a.set.dir = ".";
+    cli_parsed p;
+    int st = cli_parse(&cli_cmd_report, argc, argv, &a, &p);
+    if (st)
+        return st < 0 ? EXIT_OK : st;
+    if (p.npos != 1) {
+        cli_errorf("report: %s (run 'heapscope report --help')",
+                   p.npos ? "one input file, please" : "no input file given");
+        return EXIT_USAGE;
+    }
+    /* the charts' fonts loaded beside the input */
+    report_dir_prepare();
+    st = report(&a, &p);
+    cli_charts_prepare_end();
+    return st;
 }

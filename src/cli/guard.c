@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -143,6 +144,19 @@ static void on_fatal(int sig)
     _exit(EXIT_INTERNAL);
 }
 
+/* The stacks the handler runs on, so a thread whose stack a library
+ * exhausted (GLib's out-of-memory message recurses until it does) still
+ * exits with the message: the main thread's and cli_charts_prepare's. */
+enum { ALT_STACK = 64 * 1024 };
+static char main_alt[ALT_STACK], prepare_alt[ALT_STACK];
+
+/* Makes mem this thread's signal stack; the one it had in *old. */
+static void alt_stack(char *mem, stack_t *old)
+{
+    stack_t ss = {.ss_sp = mem, .ss_size = ALT_STACK, .ss_flags = 0};
+    sigaltstack(&ss, old);
+}
+
 void cli_guard_install(void)
 {
     static bool done;
@@ -151,9 +165,11 @@ void cli_guard_install(void)
     done = true;
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
                                SIGABRT};
+    alt_stack(main_alt, NULL); /* the thread that installs it: the main one */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal;
+    sa.sa_flags = SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
@@ -179,16 +195,77 @@ void cli_guard_watch(bool on)
     alarm(STALL_SECONDS);
 }
 
+/* The check run ahead in a thread of its own (cli_charts_prepare): the
+ * charts' options, and its result once the thread has ended. */
+static struct {
+    hs_chart_options opts[2];
+    size_t n;
+    pthread_t thread;
+    bool running;
+    int st;
+    hs_error err;
+} ahead;
+
+static void *prepare_run(void *arg)
+{
+    (void)arg;
+    stack_t old;
+    alt_stack(prepare_alt, &old);
+    const hs_chart_options *opts[2] = {&ahead.opts[0], &ahead.opts[1]};
+    ahead.st = hs_chart_prepare(opts, ahead.n, &ahead.err);
+    /* the thread's own back: a sanitizer frees the one it made at the
+     * thread's end */
+    sigaltstack(&old, NULL);
+    return NULL;
+}
+
+void cli_charts_prepare(const hs_chart_options *opts, size_t n)
+{
+    if (ahead.running || !hs_chart_available() || cli_threads() < 2 ||
+        n > sizeof ahead.opts / sizeof ahead.opts[0])
+        return;
+    memcpy(ahead.opts, opts, n * sizeof *opts);
+    ahead.n = n;
+    cli_guard_install(); /* a library's crash in it exits as in a chart */
+    ahead.running = pthread_create(&ahead.thread, NULL, prepare_run, NULL) == 0;
+}
+
+/* Waits for the thread cli_charts_prepare started, under the stall
+ * watchdog; its result in *err. false when none was started. */
+static bool prepared(int *st, hs_error *err)
+{
+    if (!ahead.running)
+        return false;
+    bool was = watching;
+    cli_guard_watch(true);
+    pthread_join(ahead.thread, NULL);
+    cli_guard_watch(was);
+    ahead.running = false;
+    *st = ahead.st;
+    *err = ahead.err;
+    return true;
+}
+
+void cli_charts_prepare_end(void)
+{
+    int st;
+    hs_error err;
+    (void)prepared(&st, &err);
+}
+
 int cli_check_charts(void)
 {
     static int rc = -1;
     if (rc >= 0 || !hs_chart_available())
         return rc < 0 ? EXIT_OK : rc;
-    bool was = watching;
-    cli_guard_watch(true);
     hs_error err;
-    int st = hs_chart_check(&err);
-    cli_guard_watch(was);
+    int st;
+    if (!prepared(&st, &err)) {
+        bool was = watching;
+        cli_guard_watch(true);
+        st = hs_chart_check(&err);
+        cli_guard_watch(was);
+    }
     rc = st == HS_OK ? EXIT_OK : EXIT_INTERNAL;
     if (st != HS_OK)
         cli_errorf("%s", err.message);

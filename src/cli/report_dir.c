@@ -143,6 +143,16 @@ static int render(const hs_census *c, hs_sink *out, const void *arg)
     return HS_ERR_INVALID;
 }
 
+void report_dir_prepare(void)
+{
+    /* the fonts depend on the format and size alone, as render sets them */
+    hs_chart_options co[2];
+    hs_chart_options_init(&co[0]);
+    co[1] = co[0];
+    co[1].format = HS_CHART_PDF;
+    cli_charts_prepare(co, 2);
+}
+
 /* DIR/BASEEXT, or BASEEXT when dir is NULL; NULL when out of memory. */
 static char *join(const char *dir, const char *base, const char *ext)
 {

@@ -50,6 +50,10 @@ void report_set_init(report_set *s);
  * error.
  */
 int report_dir_write(const hs_census *c, const report_set *set);
+/* Starts the charts' check with their fonts loaded ahead
+ * (cli_charts_prepare), for the charts report_dir_write draws: to call
+ * before loading the input, and cli_charts_prepare_end after. */
+void report_dir_prepare(void);
 
 /*
  * Says, as `heapscope report` does, that census c of `input` (which has

@@ -177,7 +177,7 @@ void hs_chart_draw_value_axis(hs_chart_canvas *cv, const hs_chart_panel *p,
                               const hs_chart_axis *ax)
 {
     cairo_t *cr = cv->cr;
-    double fs = cv->font * 0.9, lh = hs_chart_line_height(cv, fs);
+    double fs = cv->font * HS_CHART_FS_TEXT, lh = hs_chart_line_height(cv, fs);
     char buf[64];
     cairo_set_line_width(cr, 1);
     size_t nticks = (size_t)floor((ax->top - ax->bottom) / ax->step + 0.5);
@@ -232,7 +232,7 @@ void hs_chart_draw_time_grid(hs_chart_canvas *cv, const hs_chart_panel *p,
 void hs_chart_draw_time_labels(hs_chart_canvas *cv, const hs_chart_panel *p,
                                const hs_chart_axis *ax, const char *title)
 {
-    double fs = cv->font * 0.9, lh = hs_chart_line_height(cv, fs);
+    double fs = cv->font * HS_CHART_FS_TEXT, lh = hs_chart_line_height(cv, fs);
     char buf[64];
     size_t nx = time_ticks(ax);
     for (size_t i = 0; i <= nx; i++) {

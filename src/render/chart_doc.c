@@ -104,7 +104,39 @@ static void fonts_key_make(void)
     fonts_key_made = pthread_key_create(&fonts_key, fonts_free) == 0;
 }
 
-/* A reference to this thread's font map, made on first use. */
+/* A map loaded ahead (hs_chart_fonts_hand_over), for the next thread
+ * without one: handed from thread to thread, never used by two at once. */
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static PangoFontMap *spare;
+
+/* The map left by hs_chart_fonts_hand_over, or NULL; the caller owns it. */
+static PangoFontMap *take_spare(void)
+{
+    pthread_mutex_lock(&spare_lock);
+    PangoFontMap *map = spare;
+    spare = NULL;
+    pthread_mutex_unlock(&spare_lock);
+    return map;
+}
+
+void hs_chart_fonts_hand_over(void)
+{
+    pthread_once(&fonts_once, fonts_key_make);
+    PangoFontMap *map = fonts_key_made ? pthread_getspecific(fonts_key)
+                                       : NULL;
+    if (!map || pthread_setspecific(fonts_key, NULL) != 0)
+        return;
+    pthread_mutex_lock(&spare_lock);
+    PangoFontMap *drop = spare ? map : NULL;
+    if (!spare)
+        spare = map;
+    pthread_mutex_unlock(&spare_lock);
+    if (drop)
+        g_object_unref(drop);
+}
+
+/* A reference to this thread's font map, made (or taken over from
+ * hs_chart_fonts_hand_over) on first use. */
 static PangoFontMap *thread_fonts(void)
 {
     pthread_once(&fonts_once, fonts_key_make);
@@ -112,7 +144,9 @@ static PangoFontMap *thread_fonts(void)
                                        : NULL;
     if (map)
         return g_object_ref(map);
-    map = pango_cairo_font_map_new();
+    map = take_spare();
+    if (!map)
+        map = pango_cairo_font_map_new();
     if (fonts_key_made && pthread_setspecific(fonts_key, map) == 0)
         return g_object_ref(map); /* one for the thread, one for the doc */
     return map;
@@ -170,6 +204,14 @@ static int doc_geometry(hs_chart_doc *d, const hs_chart_options *opt,
     double side = d->w < d->h ? d->w : d->h;
     d->cv.font = fmin(14, fmax(8, side / 60));
     return HS_OK;
+}
+
+double hs_chart_doc_font(const hs_chart_options *opt)
+{
+    hs_chart_doc d;
+    double dev_w, dev_h;
+    memset(&d, 0, sizeof d);
+    return doc_geometry(&d, opt, &dev_w, &dev_h) == HS_OK ? d.cv.font : 0;
 }
 
 static void doc_free(hs_chart_doc *d)

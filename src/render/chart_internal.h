@@ -90,6 +90,14 @@ typedef struct hs_chart_canvas {
 
 enum { HS_ALIGN_LEFT, HS_ALIGN_RIGHT, HS_ALIGN_CENTER };
 
+/* The charts' font sizes, as parts of the canvas's base font: every size
+ * a chart lays text out in, so the fonts can be loaded ahead
+ * (hs_chart_warm_text). */
+#define HS_CHART_FS_TITLE 1.35  /* the title, bold */
+#define HS_CHART_FS_TEXT 0.9    /* the subtitle and the axes */
+#define HS_CHART_FS_LEGEND 0.85 /* the legend's rows */
+#define HS_CHART_FS_NOTE 0.8    /* the heap panel's caption and markers */
+
 /*
  * Draws text with its top-left (top-right, top-centre) corner at x, y,
  * ellipsized to max_w (0 = no limit); returns the drawn width.
@@ -110,6 +118,9 @@ double hs_chart_text_width(hs_chart_canvas *cv, const char *text,
                            double size, bool bold);
 /* The height of a row of text of `size`, tall enough for CJK glyphs. */
 double hs_chart_line_height(hs_chart_canvas *cv, double size);
+/* Lays text out in every size and weight a chart of base font `font`
+ * uses (HS_CHART_FS_*), loading those fonts into the canvas's font map. */
+void hs_chart_warm_text(hs_chart_canvas *cv, double font);
 /* Records a band area for the SVG's titles (no-op unless want_text). */
 void hs_chart_note_area(hs_chart_canvas *cv, const struct hs_chart_series *s,
                         double peak);
@@ -236,6 +247,31 @@ int hs_chart_reduce(hs_chart_points *p, const hs_chart_binding *b,
 void hs_chart_points_free(hs_chart_points *p);
 /* The column of time t (seconds) among ncols over [0, t_span]. */
 size_t hs_chart_column_of(double t, double t_span, size_t ncols);
+
+/*
+ * Columns of times in nanoseconds, each hs_chart_column_of(ns / 1e9, ...)
+ * exactly, without a division per time: the cursor keeps the range of
+ * times [lo, hi) that fall in its column (the column is monotonic in the
+ * time) and computes a column only for a time outside it. Fastest for
+ * times in order, right for any.
+ */
+typedef struct hs_chart_col_cursor {
+    double t_span;
+    size_t ncols;
+    uint64_t lo, hi; /* times in column col; empty at first */
+    size_t col;
+} hs_chart_col_cursor;
+void hs_chart_col_cursor_init(hs_chart_col_cursor *k, double t_span,
+                              size_t ncols);
+/* The column of a time outside the cursor's range, which then holds it. */
+size_t hs_chart_col_cursor_move(hs_chart_col_cursor *k, uint64_t ns);
+static inline size_t hs_chart_col_cursor_at(hs_chart_col_cursor *k,
+                                            uint64_t ns)
+{
+    if (ns >= k->lo && ns < k->hi)
+        return k->col;
+    return hs_chart_col_cursor_move(k, ns);
+}
 
 /* --- panels, axes, markers (chart_panel.c, chart_axes.c) ----------------- */
 
@@ -367,6 +403,14 @@ int hs_chart_doc_open(hs_chart_doc *d, const hs_chart_options *opt,
  * drawing (the canvas's status), cairo, or the sink; frees everything.
  */
 int hs_chart_doc_close(hs_chart_doc *d);
+/* The base font size of a chart drawn with opt (checked). */
+double hs_chart_doc_font(const hs_chart_options *opt);
+/*
+ * Leaves this thread's font map, if it has one, for the next thread that
+ * opens a document without one of its own (this one or another), which
+ * takes it over; a map already left is kept and this one dropped.
+ */
+void hs_chart_fonts_hand_over(void);
 
 /* Validates opt's enums and sizes: HS_OK or HS_ERR_INVALID. */
 int hs_chart_check_options(const hs_chart_options *opt);

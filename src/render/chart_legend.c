@@ -62,7 +62,7 @@ static void row_texts(hs_chart_canvas *cv, const row_geom *g, double y,
 
 static void legend_geom(hs_chart_canvas *cv, row_geom *g, double x, double w)
 {
-    *g = (row_geom){x, w, 0, 0, cv->font * 0.85, 0};
+    *g = (row_geom){x, w, 0, 0, cv->font * HS_CHART_FS_LEGEND, 0};
     g->lh = hs_chart_line_height(cv, g->fs) + 3;
     g->sw = g->fs;
     g->peak_w = hs_chart_text_width(cv, "000.0 MiB", g->fs, false) + 6;

@@ -167,30 +167,37 @@ double hs_chart_heap_peaks(const hs_census *c, double peak[HS_LINE_COUNT])
     for (int l = 0; l < HS_LINE_COUNT; l++) {
         const hs_census_point *pt;
         size_t n = hs_census_heap_line(c, (hs_heap_line)l, &pt);
-        peak[l] = 0;
+        /* the largest as an integer, then as a double: the same, the
+         * conversion being monotonic, without one per point */
+        uint64_t most = 0;
         for (size_t i = 0; i < n; i++)
-            if ((double)pt[i].bytes > peak[l])
-                peak[l] = (double)pt[i].bytes;
+            most = pt[i].bytes > most ? pt[i].bytes : most;
+        peak[l] = (double)most;
         if (peak[l] > top)
             top = peak[l];
     }
     return top;
 }
 
-/* One vertex per pixel column, the column's largest value. */
+/* One vertex per pixel column, the column's largest value (at the time of
+ * its first point with that value). The heap line has a point per GC:
+ * its columns come from a cursor, with no division per point. */
 static void trace_line(hs_chart_canvas *cv, const hs_chart_panel *p,
                        const hs_census_point *pt, size_t n, size_t ncols)
 {
     cairo_t *cr = cv->cr;
+    hs_chart_col_cursor cols;
+    hs_chart_col_cursor_init(&cols, p->t_span, ncols);
     size_t cur = SIZE_MAX;
-    double bx = 0, bv = -1;
+    uint64_t bx = 0, bmax = 0; /* the column's largest value, bv exactly */
+    double bv = -1;
     bool started = false;
     for (size_t i = 0; i <= n; i++) {
-        double t = i < n ? pt[i].time_ns / 1e9 : 0;
-        size_t col = i < n ? hs_chart_column_of(t, p->t_span, ncols)
+        size_t col = i < n ? hs_chart_col_cursor_at(&cols, pt[i].time_ns)
                            : SIZE_MAX;
         if ((col != cur || i == n) && cur != SIZE_MAX) {
-            double x = hs_chart_xpos(cv, p, bx), y = hs_chart_ypos(cv, p, bv);
+            double x = hs_chart_xpos(cv, p, bx / 1e9);
+            double y = hs_chart_ypos(cv, p, bv);
             if (!started)
                 cairo_move_to(cr, x, y);
             else
@@ -201,9 +208,12 @@ static void trace_line(hs_chart_canvas *cv, const hs_chart_panel *p,
         if (i == n)
             break;
         cur = col;
-        if ((double)pt[i].bytes > bv) {
-            bv = (double)pt[i].bytes;
-            bx = t;
+        /* as (double)bytes > bv alone: the conversion is monotonic, so
+         * the integer test only skips points that cannot pass */
+        if (bv < 0 || (pt[i].bytes > bmax && (double)pt[i].bytes > bv)) {
+            bmax = pt[i].bytes;
+            bv = (double)bmax;
+            bx = pt[i].time_ns;
         }
     }
 }
@@ -240,7 +250,7 @@ void hs_chart_draw_markers(hs_chart_canvas *cv, const hs_chart_panel *p,
     if (!n)
         return;
     cairo_t *cr = cv->cr;
-    double fs = cv->font * 0.8, lh = hs_chart_line_height(cv, fs);
+    double fs = cv->font * HS_CHART_FS_NOTE, lh = hs_chart_line_height(cv, fs);
     double last_line = -1e9, last_label = -1e9;
     cairo_set_line_width(cr, 0.8);
     for (size_t i = 0; i < n; i++) {

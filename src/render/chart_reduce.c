@@ -18,6 +18,66 @@ size_t hs_chart_column_of(double t, double t_span, size_t ncols)
     return (size_t)f;
 }
 
+void hs_chart_col_cursor_init(hs_chart_col_cursor *k, double t_span,
+                              size_t ncols)
+{
+    *k = (hs_chart_col_cursor){t_span, ncols, 1, 0, 0};
+}
+
+static size_t col_at(const hs_chart_col_cursor *k, uint64_t ns)
+{
+    return hs_chart_column_of(ns / 1e9, k->t_span, k->ncols);
+}
+
+/* The first time after ns (whose column is col) in a later column, or
+ * UINT64_MAX when there is none before it: from where the column's end
+ * should be, by the inverse of the mapping, then galloping to a bracket
+ * and halving it, the column computed exactly at each step. */
+static uint64_t column_end(const hs_chart_col_cursor *k, uint64_t ns,
+                           size_t col)
+{
+    double g = ((double)col + 1) * k->t_span / (double)k->ncols * 1e9;
+    uint64_t lo = ns, hi = UINT64_MAX; /* col_at(lo) == col; hi past it */
+    uint64_t guess = g > (double)ns && g < 1.8e19 ? (uint64_t)g : ns;
+    if (guess > ns && col_at(k, guess) != col) {
+        hi = guess;
+        for (uint64_t step = 1; hi - lo > step; step *= 2) {
+            if (col_at(k, hi - step) == col) {
+                lo = hi - step;
+                break;
+            }
+            hi -= step;
+        }
+    } else {
+        lo = guess > ns ? guess : ns;
+        for (uint64_t step = 1; UINT64_MAX - lo > step; step *= 2) {
+            if (col_at(k, lo + step) != col) {
+                hi = lo + step;
+                break;
+            }
+            lo += step;
+        }
+        if (hi == UINT64_MAX && col_at(k, UINT64_MAX) == col)
+            return UINT64_MAX;
+    }
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (col_at(k, mid) == col)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+size_t hs_chart_col_cursor_move(hs_chart_col_cursor *k, uint64_t ns)
+{
+    k->col = col_at(k, ns);
+    k->lo = ns;
+    k->hi = column_end(k, ns, k->col);
+    return k->col;
+}
+
 typedef struct reducer {
     const hs_chart_binding *b;
     hs_chart_points *p;

@@ -217,3 +217,18 @@ void hs_chart_draw_text_vertical(hs_chart_canvas *cv, const char *text,
     remember_text(cv, text, x + base, y_bottom, size, w, true);
     g_object_unref(l);
 }
+
+void hs_chart_warm_text(hs_chart_canvas *cv, double font)
+{
+    /* the glyphs labels are mostly made of, and a CJK one, which loads the
+     * fallback font as hs_chart_line_height does */
+    static const char sample[] =
+        "Ag\xe6\x97\xa5 0123456789 .,:;%()[]<>_-+*/# "
+        "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    static const double part[] = {HS_CHART_FS_TITLE, HS_CHART_FS_TEXT,
+                                  HS_CHART_FS_LEGEND, HS_CHART_FS_NOTE};
+    for (size_t i = 0; i < sizeof part / sizeof part[0]; i++)
+        hs_chart_text_width(cv, sample, font * part[i], false);
+    /* the title's line height is measured in the regular weight, above */
+    hs_chart_text_width(cv, sample, font * HS_CHART_FS_TITLE, true);
+}

@@ -103,7 +103,7 @@ static double draw_heading(hs_chart_canvas *cv, const chart *ch, double w,
 {
     char sub[512];
     subtitle_text(ch, sub, sizeof sub);
-    double tfs = cv->font * 1.35, sfs = cv->font * 0.9, y = pad;
+    double tfs = cv->font * HS_CHART_FS_TITLE, sfs = cv->font * HS_CHART_FS_TEXT, y = pad;
     hs_chart_draw_text(cv, ch->title, pad, y, tfs, true, w - 2 * pad,
                        HS_ALIGN_LEFT, 0x111111);
     y += hs_chart_line_height(cv, tfs) + 2;
@@ -137,7 +137,7 @@ static void compute_layout(hs_chart_canvas *cv, const chart *ch, double w,
     L->lw = fmin(fmax(w * 0.3, 150), 420);
     L->lw = fmin(L->lw, w * 0.45);
     L->lx = w - L->pad - L->lw;
-    double fs = cv->font * 0.9, lh = hs_chart_line_height(cv, fs);
+    double fs = cv->font * HS_CHART_FS_TEXT, lh = hs_chart_line_height(cv, fs);
     double bottom = fmax(h - L->pad - 2 * lh - 10, top + lh / 2 + 20);
     split_panels(ch, L, top + lh / 2, bottom, lh);
     hs_chart_kind kind = ch->opt->kind;
@@ -203,7 +203,7 @@ static void draw_chart(hs_chart_canvas *cv, chart *ch, double w, double h)
         return;
     }
     /* the heap lines' legend beside their panel, under a caption */
-    double fs = cv->font * 0.8;
+    double fs = cv->font * HS_CHART_FS_NOTE;
     hs_chart_draw_text(cv, "heap, on its own scale", L.lx, L.heap.y0, fs,
                        false, L.lw, HS_ALIGN_LEFT, 0x666666);
     double y = L.heap.y0 + hs_chart_line_height(cv, fs) + 3;
@@ -216,7 +216,11 @@ static void draw_chart(hs_chart_canvas *cv, chart *ch, double w, double h)
 
 bool hs_chart_available(void) { return true; }
 
-int hs_chart_check(hs_error *err)
+/* hs_chart_check's document, in which the fonts of charts drawn with
+ * each of opts[0..n) (checked) are loaded too, the map then handed over
+ * (hs_chart_fonts_hand_over) when n > 0. */
+static int check_fonts(const hs_chart_options *const *opts, size_t n,
+                       hs_error *err)
 {
     hs_membuf mb;
     hs_membuf_init(&mb, NULL);
@@ -228,9 +232,17 @@ int hs_chart_check(hs_error *err)
     int st = hs_chart_doc_open(&d, &opt, &out, "check", NULL);
     if (st == HS_OK) {
         w = hs_chart_text_width(&d.cv, "0123456789 MiB", 12, false);
+        for (size_t i = 0; i < n && w > 0; i++) {
+            hs_chart_options o;
+            hs_chart_options_init(&o);
+            if (!hs__options_take(&o, sizeof o, opts[i]))
+                hs_chart_warm_text(&d.cv, hs_chart_doc_font(&o));
+        }
         st = hs_chart_doc_close(&d);
     }
     hs_membuf_free(&mb);
+    if (n)
+        hs_chart_fonts_hand_over();
     if (st == HS_OK && !(w > 0))
         st = HS_ERR_NOMEM; /* no font: pango lays text out as nothing */
     hs__error_clear(err);
@@ -239,6 +251,29 @@ int hs_chart_check(hs_error *err)
                       "cairo and pango cannot draw text here (%s; short of "
                       "memory or fonts?)", hs_strerror(st));
     return st;
+}
+
+int hs_chart_check(hs_error *err) { return check_fonts(NULL, 0, err); }
+
+int hs_chart_prepare(const hs_chart_options *const *opts, size_t n,
+                     hs_error *err)
+{
+    int st = opts || !n ? HS_OK : HS_ERR_MISUSE;
+    for (size_t i = 0; i < n && !st; i++) {
+        hs_chart_options o;
+        hs_chart_options_init(&o);
+        st = !opts[i] ? HS_ERR_MISUSE
+             : hs__options_take(&o, sizeof o, opts[i]) ||
+                     hs_chart_check_options(&o)
+                 ? HS_ERR_INVALID
+                 : HS_OK;
+    }
+    if (st) {
+        hs__error_clear(err);
+        return hs__error_set(err, st, NULL, "hs_chart_prepare: %s",
+                             hs_strerror(st));
+    }
+    return check_fonts(opts, n, err);
 }
 
 static void chart_free(chart *ch, const hs_allocator *a)

@@ -310,10 +310,13 @@ static int out_lines(pdata *p)
             continue;
         column t = {0}, v = {0};
         bool ok = true;
-        for (size_t i = 0; i < n && ok; i++)
-            ok = hs__page_col_put(p->a, &t, i, us_of(pt[i].time_ns) -
-                                          (i ? us_of(pt[i - 1].time_ns) : 0)) &&
+        uint64_t prev_us = 0;
+        for (size_t i = 0; i < n && ok; i++) {
+            uint64_t us = us_of(pt[i].time_ns);
+            ok = hs__page_col_put(p->a, &t, i, us - prev_us) &&
                  hs__page_col_put(p->a, &v, i, pt[i].bytes);
+            prev_us = us;
+        }
         ok = ok && hs__page_col_end(p->a, &v, n);
         if (ok) {
             t.zrun = 0;
