@@ -47,14 +47,60 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
         !hs_grow(c->alloc, (void **)&c->bands, &c->cap_bands, c->nbands + 1,
                  sizeof *c->bands) ||
         !hs_grow(c->alloc, (void **)&c->last, &c->cap_last, c->nbands + 1,
-                 sizeof *c->last))
+                 sizeof *c->last) ||
+        !hs_grow(c->alloc, (void **)&c->guess, &c->cap_guess, c->nbands + 1,
+                 sizeof *c->guess))
         return hs__census_nomem(c);
     struct band *b = &c->bands[c->nbands];
     memset(b, 0, sizeof *b);
     b->kind = kind;
-    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0, 0};
+    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0};
+    c->guess[c->nbands] = (struct band_guess){0, 0, 0, 0, NULL};
     *band = (uint32_t)c->nbands++;
     return HS_OK;
+}
+
+/* The guess after band prev - 1, or at the sample's start (prev 0). */
+static ALWAYS_INLINE struct band_guess *guess_after(hs_census *c,
+                                                    uint32_t prev)
+{
+    return prev ? &c->guess[prev - 1] : &c->first_guess;
+}
+
+/* *g now guesses band bi: its label beside it (struct band_guess). Out of
+ * line: a guess changes once in many lines. */
+static HS_NOINLINE void guess_set(hs_census *c, struct band_guess *g,
+                                  uint32_t bi)
+{
+    *g = (struct band_guess){bi + 1, 0, 0, 0, NULL};
+    if (c->bands[bi].kind != BAND_STRING)
+        return;
+    const struct hs_intern_key *k = &c->str_tab.keys[c->last[bi].key];
+    if (k->len >= UINT32_MAX)
+        return;
+    g->len1 = (uint32_t)k->len + 1;
+    g->label = k->ptr;
+    if (k->len >= 8) {
+        memcpy(&g->head, k->ptr, 8);
+        memcpy(&g->tail, k->ptr + k->len - 8, 8);
+    }
+}
+
+/* Whether name[0 .. len) is the label g guesses (len + 1 == g->len1):
+ * its first and last 8 bytes against the copies in g, with no load that
+ * waits for another; the middle of a label over 16 bytes, and a label
+ * under 8, from the label itself. */
+static ALWAYS_INLINE bool guess_matches(const struct band_guess *g,
+                                        const char *name, size_t len)
+{
+    if (len < 8)
+        return hs_bytes_equal(g->label, name, len);
+    uint64_t h, t;
+    memcpy(&h, name, 8);
+    memcpy(&t, name + len - 8, 8);
+    if (h != g->head || t != g->tail)
+        return false;
+    return len <= 16 || hs_bytes_equal(g->label + 8, name + 8, len - 16);
 }
 
 /*
@@ -70,7 +116,7 @@ static ALWAYS_INLINE uint32_t predict(hs_census *c, const hs_intern *tab,
 {
     if (!c->open || c->predict_off)
         return UINT32_MAX;
-    uint32_t b = c->open_prev ? c->last[c->open_prev - 1].next : c->first_next;
+    uint32_t b = guess_after(c, c->open_prev)->next;
     if (!b--)
         return UINT32_MAX;
     c->predict_tries++;
@@ -172,8 +218,9 @@ static ALWAYS_INLINE int str_band(hs_census *c, const char *label, size_t len,
 static ALWAYS_INLINE void put_entry(hs_census *c, uint32_t bi, uint64_t bytes)
 {
     /* what predict() guesses next time after the band before this one */
-    *(c->open_prev ? &c->last[c->open_prev - 1].next : &c->first_next) =
-        bi + 1;
+    struct band_guess *g = guess_after(c, c->open_prev);
+    if (g->next != bi + 1)
+        guess_set(c, g, bi);
     c->open_prev = bi + 1;
     struct band_last *b = &c->last[bi];
     size_t si = c->nsamples - 1;
@@ -277,8 +324,8 @@ int hs__census_string_entry(hs_census *c, const char *name, size_t len,
 }
 
 /*
- * From lines[*k] on, the lines whose band predict() guesses, while the
- * entries have room: put_entry() with the open sample's figures in
+ * From lines[*k] on, the lines whose band predict() guesses (told by the
+ * guess's copy of its label, guess_matches), while the entries have room: put_entry() with the open sample's figures in
  * locals (no store of them can move another). A hit leaves the guess it
  * came from as it was. Stops at the first line it cannot take.
  */
@@ -288,8 +335,7 @@ static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
     if (!c->open || c->predict_off)
         return;
     struct band_last *last = c->last;
-    const struct band *bands = c->bands;
-    const struct hs_intern_key *keys = c->str_tab.keys;
+    const struct band_guess *guess = c->guess;
     hs_census_entry *entries = c->entries;
     size_t i = *k, ne = c->nentries, cap = c->cap_entries;
     size_t si = c->nsamples - 1;
@@ -298,13 +344,10 @@ static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
     size_t count = s->count, hits = 0;
     uint32_t prev = c->open_prev;
     for (; i < n && ne < cap; i++, hits++) {
-        uint32_t b = prev ? last[prev - 1].next : c->first_next;
-        if (!b-- || bands[b].kind != BAND_STRING)
+        const struct band_guess *g = prev ? &guess[prev - 1] : &c->first_guess;
+        if (g->len1 != l[i].len + 1 || !guess_matches(g, l[i].name, l[i].len))
             break;
-        const struct hs_intern_key *key = &keys[last[b].key];
-        if (key->len != l[i].len ||
-            !hs_bytes_equal(key->ptr, l[i].name, l[i].len))
-            break;
+        uint32_t b = g->next - 1;
         prev = b + 1;
         total = hs_add_sat(total, l[i].bytes);
         struct band_last *bl = &last[b];
