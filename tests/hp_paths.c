@@ -331,9 +331,9 @@ void test_paths_labels(void)
      * label X after "a", then one with Y, which differs from X in that
      * byte alone, where the guess after "a" is X (the census compares a
      * guess's label in pieces: the first and last 8 bytes, the middle,
-     * a short label whole), then X again, where the guess is Y (the copy
-     * of the label changed with the guess). Whole, the lines go the fast
-     * way; a byte at a time, the general one: the same census. */
+     * a short label whole), then X again, where the guess is Y. Whole,
+     * the lines go the fast way; a byte at a time, the general one: the
+     * same census. */
     char *text = malloc(1u << 16);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     for (size_t len = 1; len <= 40; len++) {

@@ -126,7 +126,7 @@ void hs_census_free(hs_census *c)
     hs_free(c->alloc, c->ticky_order);
     hs_free(c->alloc, c->bands);
     hs_free(c->alloc, c->last);
-    hs_free(c->alloc, c->guess);
+    hs_free(c->alloc, c->next);
     hs_free(c->alloc, c->samples);
     hs_free(c->alloc, c->entries);
     hs_free(c->alloc, c->counts);

@@ -49,19 +49,11 @@ struct band_last {
     size_t sample;
     size_t pos;
     uint32_t key;           /* index in ccs_tab or str_tab */
-};
-
-/*
- * predict()'s guess after a band (or at a sample's start): the band that
- * came next the last time, and beside it that band's label, so that one
- * load decides whether a .hp line is the guessed band (guessed_entries).
- * All zero: no guess yet.
- */
-struct band_guess {
-    uint32_t next;          /* band + 1, 0 = none yet */
-    uint32_t len1;          /* its label's length + 1; 0: not a label */
-    uint64_t head, tail;    /* the label's bytes [0, 8) and [len - 8, len)
-                               when len >= 8, else 0 */
+    /* A label's band: the label beside the figures above, so that the
+     * record a .hp line's guess loads tells it (guessed_entries). */
+    uint32_t len1;          /* the label's length + 1; 0: not a label */
+    uint64_t head, tail;    /* its bytes [0, 8) and [len - 8, len) when
+                               len >= 8, else 0 */
     const char *label;      /* the label (interned, never moves) */
 };
 
@@ -125,8 +117,11 @@ struct hs_census {
     size_t nbands, cap_bands;
     struct band_last *last;
     size_t cap_last;
-    struct band_guess *guess; /* guess[b]: what follows band b */
-    size_t cap_guess;
+    uint32_t *next;          /* next[b]: band + 1 that came after band b
+                                the last time, 0 = none yet: predict()'s
+                                guess (apart: the chain of guesses stays
+                                in a few cache lines) */
+    size_t cap_next;
 
     struct sample *samples;
     size_t nsamples, cap_samples;
@@ -135,7 +130,7 @@ struct hs_census {
     bool open;               /* the last sample still takes entries */
     size_t open_nbands;      /* bands that existed when it opened */
     bool predict_off;        /* predict() missed most of a sample: off */
-    struct band_guess first_guess; /* the band that opened the last sample */
+    uint32_t first_next;     /* band + 1 that opened the last sample */
     uint32_t open_prev;      /* band + 1 of the open sample's latest
                                 entry, 0 before its first */
     uint32_t predict_tries, predict_misses;  /* in the open sample */

@@ -48,59 +48,46 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
                  sizeof *c->bands) ||
         !hs_grow(c->alloc, (void **)&c->last, &c->cap_last, c->nbands + 1,
                  sizeof *c->last) ||
-        !hs_grow(c->alloc, (void **)&c->guess, &c->cap_guess, c->nbands + 1,
-                 sizeof *c->guess))
+        !hs_grow(c->alloc, (void **)&c->next, &c->cap_next, c->nbands + 1,
+                 sizeof *c->next))
         return hs__census_nomem(c);
     struct band *b = &c->bands[c->nbands];
     memset(b, 0, sizeof *b);
     b->kind = kind;
-    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0};
-    c->guess[c->nbands] = (struct band_guess){0, 0, 0, 0, NULL};
+    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0, 0, 0, 0, NULL};
+    c->next[c->nbands] = 0;
     *band = (uint32_t)c->nbands++;
     return HS_OK;
 }
 
-/* The guess after band prev - 1, or at the sample's start (prev 0). */
-static ALWAYS_INLINE struct band_guess *guess_after(hs_census *c,
-                                                    uint32_t prev)
+/* Band b's label k copied beside its figures (struct band_last). */
+static void label_set(struct band_last *b, const struct hs_intern_key *k)
 {
-    return prev ? &c->guess[prev - 1] : &c->first_guess;
-}
-
-/* *g now guesses band bi: its label beside it (struct band_guess). Out of
- * line: a guess changes once in many lines. */
-static HS_NOINLINE void guess_set(hs_census *c, struct band_guess *g,
-                                  uint32_t bi)
-{
-    *g = (struct band_guess){bi + 1, 0, 0, 0, NULL};
-    if (c->bands[bi].kind != BAND_STRING)
-        return;
-    const struct hs_intern_key *k = &c->str_tab.keys[c->last[bi].key];
     if (k->len >= UINT32_MAX)
         return;
-    g->len1 = (uint32_t)k->len + 1;
-    g->label = k->ptr;
+    b->len1 = (uint32_t)k->len + 1;
+    b->label = k->ptr;
     if (k->len >= 8) {
-        memcpy(&g->head, k->ptr, 8);
-        memcpy(&g->tail, k->ptr + k->len - 8, 8);
+        memcpy(&b->head, k->ptr, 8);
+        memcpy(&b->tail, k->ptr + k->len - 8, 8);
     }
 }
 
-/* Whether name[0 .. len) is the label g guesses (len + 1 == g->len1):
- * its first and last 8 bytes against the copies in g, with no load that
- * waits for another; the middle of a label over 16 bytes, and a label
- * under 8, from the label itself. */
-static ALWAYS_INLINE bool guess_matches(const struct band_guess *g,
+/* Whether name[0 .. len) is band b's label (len + 1 == b->len1): its
+ * first and last 8 bytes against the copies in b, which the line's guess
+ * loads anyway; the middle of a label over 16 bytes, and a label under
+ * 8, from the label itself. */
+static ALWAYS_INLINE bool label_matches(const struct band_last *b,
                                         const char *name, size_t len)
 {
     if (len < 8)
-        return hs_bytes_equal(g->label, name, len);
+        return hs_bytes_equal(b->label, name, len);
     uint64_t h, t;
     memcpy(&h, name, 8);
     memcpy(&t, name + len - 8, 8);
-    if (h != g->head || t != g->tail)
+    if (h != b->head || t != b->tail)
         return false;
-    return len <= 16 || hs_bytes_equal(g->label + 8, name + 8, len - 16);
+    return len <= 16 || hs_bytes_equal(b->label + 8, name + 8, len - 16);
 }
 
 /*
@@ -116,7 +103,7 @@ static ALWAYS_INLINE uint32_t predict(hs_census *c, const hs_intern *tab,
 {
     if (!c->open || c->predict_off)
         return UINT32_MAX;
-    uint32_t b = guess_after(c, c->open_prev)->next;
+    uint32_t b = c->open_prev ? c->next[c->open_prev - 1] : c->first_next;
     if (!b--)
         return UINT32_MAX;
     c->predict_tries++;
@@ -188,6 +175,7 @@ static int new_str_band(hs_census *c, const char *label, size_t len,
     c->bands[*band].name = safe ? safe : c->str_tab.keys[k].ptr;
     c->str_band[k] = *band;
     c->last[*band].key = k;
+    label_set(&c->last[*band], &c->str_tab.keys[k]);
     return HS_OK;
 }
 
@@ -218,9 +206,7 @@ static ALWAYS_INLINE int str_band(hs_census *c, const char *label, size_t len,
 static ALWAYS_INLINE void put_entry(hs_census *c, uint32_t bi, uint64_t bytes)
 {
     /* what predict() guesses next time after the band before this one */
-    struct band_guess *g = guess_after(c, c->open_prev);
-    if (g->next != bi + 1)
-        guess_set(c, g, bi);
+    *(c->open_prev ? &c->next[c->open_prev - 1] : &c->first_next) = bi + 1;
     c->open_prev = bi + 1;
     struct band_last *b = &c->last[bi];
     size_t si = c->nsamples - 1;
@@ -325,7 +311,8 @@ int hs__census_string_entry(hs_census *c, const char *name, size_t len,
 
 /*
  * From lines[*k] on, the lines whose band predict() guesses (told by the
- * guess's copy of its label, guess_matches), while the entries have room: put_entry() with the open sample's figures in
+ * label copied beside the band's figures, label_matches), while the
+ * entries have room: put_entry() with the open sample's figures in
  * locals (no store of them can move another). A hit leaves the guess it
  * came from as it was. Stops at the first line it cannot take.
  */
@@ -335,7 +322,7 @@ static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
     if (!c->open || c->predict_off)
         return;
     struct band_last *last = c->last;
-    const struct band_guess *guess = c->guess;
+    const uint32_t *next = c->next;
     hs_census_entry *entries = c->entries;
     size_t i = *k, ne = c->nentries, cap = c->cap_entries;
     size_t si = c->nsamples - 1;
@@ -344,13 +331,14 @@ static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
     size_t count = s->count, hits = 0;
     uint32_t prev = c->open_prev;
     for (; i < n && ne < cap; i++, hits++) {
-        const struct band_guess *g = prev ? &guess[prev - 1] : &c->first_guess;
-        if (g->len1 != l[i].len + 1 || !guess_matches(g, l[i].name, l[i].len))
+        uint32_t b = prev ? next[prev - 1] : c->first_next;
+        if (!b--)
             break;
-        uint32_t b = g->next - 1;
+        struct band_last *bl = &last[b];
+        if (bl->len1 != l[i].len + 1 || !label_matches(bl, l[i].name, l[i].len))
+            break;
         prev = b + 1;
         total = hs_add_sat(total, l[i].bytes);
-        struct band_last *bl = &last[b];
         if (bl->sample == si) {
             entries[bl->pos].bytes =
                 hs_add_sat(entries[bl->pos].bytes, l[i].bytes);
