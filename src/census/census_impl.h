@@ -117,10 +117,11 @@ struct hs_census {
     size_t nbands, cap_bands;
     struct band_last *last;
     size_t cap_last;
-    uint32_t *next;          /* next[b]: band + 1 that came after band b
-                                the last time, 0 = none yet: predict()'s
-                                guess (apart: the chain of guesses stays
-                                in a few cache lines) */
+    uint32_t *next;          /* predict()'s guess: next[0] the band + 1
+                                that opened the last sample, next[b + 1]
+                                the band + 1 that came after band b the
+                                last time; 0 = none yet (apart: the chain
+                                of guesses stays in a few cache lines) */
     size_t cap_next;
 
     struct sample *samples;
@@ -130,7 +131,6 @@ struct hs_census {
     bool open;               /* the last sample still takes entries */
     size_t open_nbands;      /* bands that existed when it opened */
     bool predict_off;        /* predict() missed most of a sample: off */
-    uint32_t first_next;     /* band + 1 that opened the last sample */
     uint32_t open_prev;      /* band + 1 of the open sample's latest
                                 entry, 0 before its first */
     uint32_t predict_tries, predict_misses;  /* in the open sample */

@@ -48,14 +48,16 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
                  sizeof *c->bands) ||
         !hs_grow(c->alloc, (void **)&c->last, &c->cap_last, c->nbands + 1,
                  sizeof *c->last) ||
-        !hs_grow(c->alloc, (void **)&c->next, &c->cap_next, c->nbands + 1,
+        !hs_grow(c->alloc, (void **)&c->next, &c->cap_next, c->nbands + 2,
                  sizeof *c->next))
         return hs__census_nomem(c);
     struct band *b = &c->bands[c->nbands];
     memset(b, 0, sizeof *b);
     b->kind = kind;
     c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0, 0, 0, 0, NULL};
-    c->next[c->nbands] = 0;
+    if (!c->nbands)
+        c->next[0] = 0;
+    c->next[c->nbands + 1] = 0;
     *band = (uint32_t)c->nbands++;
     return HS_OK;
 }
@@ -103,7 +105,7 @@ static ALWAYS_INLINE uint32_t predict(hs_census *c, const hs_intern *tab,
 {
     if (!c->open || c->predict_off)
         return UINT32_MAX;
-    uint32_t b = c->open_prev ? c->next[c->open_prev - 1] : c->first_next;
+    uint32_t b = c->next ? c->next[c->open_prev] : 0;
     if (!b--)
         return UINT32_MAX;
     c->predict_tries++;
@@ -206,7 +208,7 @@ static ALWAYS_INLINE int str_band(hs_census *c, const char *label, size_t len,
 static ALWAYS_INLINE void put_entry(hs_census *c, uint32_t bi, uint64_t bytes)
 {
     /* what predict() guesses next time after the band before this one */
-    *(c->open_prev ? &c->next[c->open_prev - 1] : &c->first_next) = bi + 1;
+    c->next[c->open_prev] = bi + 1;
     c->open_prev = bi + 1;
     struct band_last *b = &c->last[bi];
     size_t si = c->nsamples - 1;
@@ -319,7 +321,7 @@ int hs__census_string_entry(hs_census *c, const char *name, size_t len,
 static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
                             size_t *k)
 {
-    if (!c->open || c->predict_off)
+    if (!c->open || c->predict_off || !c->next)
         return;
     struct band_last *last = c->last;
     const uint32_t *next = c->next;
@@ -328,10 +330,10 @@ static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
     size_t si = c->nsamples - 1;
     struct sample *s = &c->samples[si];
     uint64_t total = s->total;
-    size_t count = s->count, hits = 0;
+    size_t count = s->count, from = i;
     uint32_t prev = c->open_prev;
-    for (; i < n && ne < cap; i++, hits++) {
-        uint32_t b = prev ? next[prev - 1] : c->first_next;
+    for (; i < n && ne < cap; i++) {
+        uint32_t b = next[prev];
         if (!b--)
             break;
         struct band_last *bl = &last[b];
@@ -353,7 +355,7 @@ static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
     c->nentries = ne;
     s->total = total;
     s->count = count;
-    c->predict_tries += hits;
+    c->predict_tries += i - from;
     *k = i;
 }
 
