@@ -60,6 +60,37 @@ struct band_last {
     const char *label;      /* the label (interned, never moves) */
 };
 
+/* Band b's label k copied beside its figures (struct band_last). */
+static inline void hs__label_set(struct band_last *b,
+                                 const struct hs_intern_key *k)
+{
+    if (k->len >= UINT32_MAX)
+        return;
+    b->len1 = (uint32_t)k->len + 1;
+    b->label = k->ptr;
+    if (k->len >= 8) {
+        memcpy(&b->head, k->ptr, 8);
+        memcpy(&b->tail, k->ptr + k->len - 8, 8);
+    }
+}
+
+/* Whether name[0 .. len) is band b's label (len + 1 == b->len1): its
+ * first and last 8 bytes against the copies in b, which the line's guess
+ * loads anyway; the middle of a label over 16 bytes, and a label under
+ * 8, from the label itself. */
+static inline bool hs__label_matches(const struct band_last *b,
+                                     const char *name, size_t len)
+{
+    if (len < 8)
+        return hs_bytes_equal(b->label, name, len);
+    uint64_t h, t;
+    memcpy(&h, name, 8);
+    memcpy(&t, name + len - 8, 8);
+    if (h != b->head || t != b->tail)
+        return false;
+    return len <= 16 || hs_bytes_equal(b->label + 8, name + 8, len - 16);
+}
+
 struct sample {
     uint64_t time;
     size_t first;

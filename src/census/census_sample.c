@@ -62,36 +62,6 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
     return HS_OK;
 }
 
-/* Band b's label k copied beside its figures (struct band_last). */
-static void label_set(struct band_last *b, const struct hs_intern_key *k)
-{
-    if (k->len >= UINT32_MAX)
-        return;
-    b->len1 = (uint32_t)k->len + 1;
-    b->label = k->ptr;
-    if (k->len >= 8) {
-        memcpy(&b->head, k->ptr, 8);
-        memcpy(&b->tail, k->ptr + k->len - 8, 8);
-    }
-}
-
-/* Whether name[0 .. len) is band b's label (len + 1 == b->len1): its
- * first and last 8 bytes against the copies in b, which the line's guess
- * loads anyway; the middle of a label over 16 bytes, and a label under
- * 8, from the label itself. */
-static ALWAYS_INLINE bool label_matches(const struct band_last *b,
-                                        const char *name, size_t len)
-{
-    if (len < 8)
-        return hs_bytes_equal(b->label, name, len);
-    uint64_t h, t;
-    memcpy(&h, name, 8);
-    memcpy(&t, name + len - 8, 8);
-    if (h != b->head || t != b->tail)
-        return false;
-    return len <= 16 || hs_bytes_equal(b->label + 8, name + 8, len - 16);
-}
-
 /*
  * A guess that saves the hash lookup: the band that came after the open
  * sample's latest band the last time that band was seen (or the band that
@@ -177,7 +147,7 @@ static int new_str_band(hs_census *c, const char *label, size_t len,
     c->bands[*band].name = safe ? safe : c->str_tab.keys[k].ptr;
     c->str_band[k] = *band;
     c->last[*band].key = k;
-    label_set(&c->last[*band], &c->str_tab.keys[k]);
+    hs__label_set(&c->last[*band], &c->str_tab.keys[k]);
     return HS_OK;
 }
 
@@ -313,7 +283,7 @@ int hs__census_string_entry(hs_census *c, const char *name, size_t len,
 
 /*
  * From lines[*k] on, the lines whose band predict() guesses (told by the
- * label copied beside the band's figures, label_matches), while the
+ * label copied beside the band's figures, hs__label_matches), while the
  * entries have room: put_entry() with the open sample's figures in
  * locals (no store of them can move another). A hit leaves the guess it
  * came from as it was. Stops at the first line it cannot take.
@@ -337,7 +307,8 @@ static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
         if (!b--)
             break;
         struct band_last *bl = &last[b];
-        if (bl->len1 != l[i].len + 1 || !label_matches(bl, l[i].name, l[i].len))
+        if (bl->len1 != l[i].len + 1 ||
+            !hs__label_matches(bl, l[i].name, l[i].len))
             break;
         prev = b + 1;
         total = hs_add_sat(total, l[i].bytes);
