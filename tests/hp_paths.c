@@ -315,6 +315,55 @@ void test_paths_orders(void)
     free(text);
 }
 
+/* --- labels that differ in one byte ---------------------------------------- */
+
+/* A label of len bytes, all 'n' but byte at, which is c. */
+static void label_of(char *out, size_t len, size_t at, char c)
+{
+    memset(out, 'n', len);
+    out[at] = c;
+    out[len] = '\0';
+}
+
+void test_paths_labels(void)
+{
+    /* For each length 1 to 40 and each byte of it: a sample with the
+     * label X after "a", then one with Y, which differs from X in that
+     * byte alone, where the guess after "a" is X (the census compares a
+     * guess's label in pieces: the first and last 8 bytes, the middle,
+     * a short label whole), then X again, where the guess is Y. Whole,
+     * the lines go the fast way; a byte at a time, the general one: the
+     * same census. */
+    char *text = malloc(1u << 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    for (size_t len = 1; len <= 40; len++) {
+        size_t n = (size_t)sprintf(text, "JOB \"l +RTS -hT\"\n");
+        int s = 0;
+        for (size_t at = 0; at < len; at++) {
+            /* over 17 bytes: the places at the pieces' edges and one in
+             * the middle */
+            if (len > 17 && at != 0 && at != 7 && at != 8 && at != len / 2 &&
+                at + 9 != len && at + 8 != len && at + 1 != len)
+                continue;
+            for (int k = 0; k < 3; k++) {
+                char label[48];
+                label_of(label, len, at, k == 1 ? '2' : '1');
+                n += (size_t)sprintf(text + n,
+                                     "BEGIN_SAMPLE %d\na\t1\n%s\t%d\n"
+                                     "z1\t3\nz2\t4\nEND_SAMPLE %d\n",
+                                     s + 1, label, s + 2, s + 1);
+                s++;
+            }
+        }
+        char what[64];
+        snprintf(what, sizeof what, "labels of %zu bytes", len);
+        static const size_t chunks[] = {1};
+        if (!same_in_chunks(what, text, n, chunks, 1))
+            break;
+    }
+    free(text);
+}
+
 /* --- a band line refused in the middle of a run -------------------------- */
 
 /* The C library's, but a block grown to NO_GROWTH bytes or more is

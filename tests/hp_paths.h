@@ -16,6 +16,9 @@ void test_paths_odd_lines(void);
 /* Band orders that change from sample to sample, against the census
  * the test works out itself. */
 void test_paths_orders(void);
+/* Labels guessed after the same band that differ in one byte: each
+ * length from 1 to 40 and each place. */
+void test_paths_labels(void);
 /* A band line refused by the census in the middle of a run. */
 void test_paths_refused(void);
 

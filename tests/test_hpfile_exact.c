@@ -368,6 +368,7 @@ int main(void)
         {"a corrupt byte anywhere: the paths agree", test_paths_corrupt},
         {"lines almost like band lines", test_paths_odd_lines},
         {"band orders changing under the guess", test_paths_orders},
+        {"labels differing in one byte under the guess", test_paths_labels},
         {"a line refused in the middle of a run", test_paths_refused},
         {NULL, NULL},
     };

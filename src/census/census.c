@@ -20,7 +20,10 @@
  *     are appended in arrival order; finish() only reorders the records.
  *   - last[b].sample == the open sample's index iff band b already has an
  *     entry in it, at entries[last[b].pos]. (Kept apart from the bands so
- *     the per-event path touches 16 bytes per band, not a whole record.)
+ *     the per-event path touches one small record per band, with a
+ *     label's band's label beside, not a whole band.)
+ *   - last[b].len1, head, tail and label are band b's label when it is
+ *     a label's band (set once, when it is made), len1 0 otherwise.
  */
 #include "census/census_impl.h"
 
@@ -126,6 +129,7 @@ void hs_census_free(hs_census *c)
     hs_free(c->alloc, c->ticky_order);
     hs_free(c->alloc, c->bands);
     hs_free(c->alloc, c->last);
+    hs_free(c->alloc, c->next);
     hs_free(c->alloc, c->samples);
     hs_free(c->alloc, c->entries);
     hs_free(c->alloc, c->counts);

@@ -19,7 +19,10 @@
  *     are appended in arrival order; finish() only reorders the records.
  *   - last[b].sample == the open sample's index iff band b already has an
  *     entry in it, at entries[last[b].pos]. (Kept apart from the bands so
- *     the per-event path touches 16 bytes per band, not a whole record.)
+ *     the per-event path touches one small record per band, with a
+ *     label's band's label beside, not a whole band.)
+ *   - last[b].len1, head, tail and label are band b's label when it is
+ *     a label's band (set once, when it is made), len1 0 otherwise.
  */
 #ifndef HEAPSCOPE_CENSUS_IMPL_H
 #define HEAPSCOPE_CENSUS_IMPL_H
@@ -49,9 +52,44 @@ struct band_last {
     size_t sample;
     size_t pos;
     uint32_t key;           /* index in ccs_tab or str_tab */
-    uint32_t next;          /* band + 1 that came after it the last time,
-                               0 = none yet: predict()'s guess */
+    /* A label's band: the label beside the figures above, so that the
+     * record a .hp line's guess loads tells it (guessed_entries). */
+    uint32_t len1;          /* the label's length + 1; 0: not a label */
+    uint64_t head, tail;    /* its bytes [0, 8) and [len - 8, len) when
+                               len >= 8, else 0 */
+    const char *label;      /* the label (interned, never moves) */
 };
+
+/* Band b's label k copied beside its figures (struct band_last). */
+static inline void hs__label_set(struct band_last *b,
+                                 const struct hs_intern_key *k)
+{
+    if (k->len >= UINT32_MAX)
+        return;
+    b->len1 = (uint32_t)k->len + 1;
+    b->label = k->ptr;
+    if (k->len >= 8) {
+        memcpy(&b->head, k->ptr, 8);
+        memcpy(&b->tail, k->ptr + k->len - 8, 8);
+    }
+}
+
+/* Whether name[0 .. len) is band b's label (len + 1 == b->len1): its
+ * first and last 8 bytes against the copies in b, which the line's guess
+ * loads anyway; the middle of a label over 16 bytes, and a label under
+ * 8, from the label itself. */
+static inline bool hs__label_matches(const struct band_last *b,
+                                     const char *name, size_t len)
+{
+    if (len < 8)
+        return hs_bytes_equal(b->label, name, len);
+    uint64_t h, t;
+    memcpy(&h, name, 8);
+    memcpy(&t, name + len - 8, 8);
+    if (h != b->head || t != b->tail)
+        return false;
+    return len <= 16 || hs_bytes_equal(b->label + 8, name + 8, len - 16);
+}
 
 struct sample {
     uint64_t time;
@@ -113,6 +151,12 @@ struct hs_census {
     size_t nbands, cap_bands;
     struct band_last *last;
     size_t cap_last;
+    uint32_t *next;          /* predict()'s guess: next[0] the band + 1
+                                that opened the last sample, next[b + 1]
+                                the band + 1 that came after band b the
+                                last time; 0 = none yet (apart: the chain
+                                of guesses stays in a few cache lines) */
+    size_t cap_next;
 
     struct sample *samples;
     size_t nsamples, cap_samples;
@@ -121,7 +165,6 @@ struct hs_census {
     bool open;               /* the last sample still takes entries */
     size_t open_nbands;      /* bands that existed when it opened */
     bool predict_off;        /* predict() missed most of a sample: off */
-    uint32_t first_next;     /* band + 1 that opened the last sample */
     uint32_t open_prev;      /* band + 1 of the open sample's latest
                                 entry, 0 before its first */
     uint32_t predict_tries, predict_misses;  /* in the open sample */

@@ -47,12 +47,17 @@ static int new_band(hs_census *c, uint32_t kind, uint32_t *band)
         !hs_grow(c->alloc, (void **)&c->bands, &c->cap_bands, c->nbands + 1,
                  sizeof *c->bands) ||
         !hs_grow(c->alloc, (void **)&c->last, &c->cap_last, c->nbands + 1,
-                 sizeof *c->last))
+                 sizeof *c->last) ||
+        !hs_grow(c->alloc, (void **)&c->next, &c->cap_next, c->nbands + 2,
+                 sizeof *c->next))
         return hs__census_nomem(c);
     struct band *b = &c->bands[c->nbands];
     memset(b, 0, sizeof *b);
     b->kind = kind;
-    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0, 0};
+    c->last[c->nbands] = (struct band_last){SIZE_MAX, 0, 0, 0, 0, 0, NULL};
+    if (!c->nbands)
+        c->next[0] = 0;
+    c->next[c->nbands + 1] = 0;
     *band = (uint32_t)c->nbands++;
     return HS_OK;
 }
@@ -70,7 +75,7 @@ static ALWAYS_INLINE uint32_t predict(hs_census *c, const hs_intern *tab,
 {
     if (!c->open || c->predict_off)
         return UINT32_MAX;
-    uint32_t b = c->open_prev ? c->last[c->open_prev - 1].next : c->first_next;
+    uint32_t b = c->next ? c->next[c->open_prev] : 0;
     if (!b--)
         return UINT32_MAX;
     c->predict_tries++;
@@ -142,6 +147,7 @@ static int new_str_band(hs_census *c, const char *label, size_t len,
     c->bands[*band].name = safe ? safe : c->str_tab.keys[k].ptr;
     c->str_band[k] = *band;
     c->last[*band].key = k;
+    hs__label_set(&c->last[*band], &c->str_tab.keys[k]);
     return HS_OK;
 }
 
@@ -172,8 +178,7 @@ static ALWAYS_INLINE int str_band(hs_census *c, const char *label, size_t len,
 static ALWAYS_INLINE void put_entry(hs_census *c, uint32_t bi, uint64_t bytes)
 {
     /* what predict() guesses next time after the band before this one */
-    *(c->open_prev ? &c->last[c->open_prev - 1].next : &c->first_next) =
-        bi + 1;
+    c->next[c->open_prev] = bi + 1;
     c->open_prev = bi + 1;
     struct band_last *b = &c->last[bi];
     size_t si = c->nsamples - 1;
@@ -277,7 +282,8 @@ int hs__census_string_entry(hs_census *c, const char *name, size_t len,
 }
 
 /*
- * From lines[*k] on, the lines whose band predict() guesses, while the
+ * From lines[*k] on, the lines whose band predict() guesses (told by the
+ * label copied beside the band's figures, hs__label_matches), while the
  * entries have room: put_entry() with the open sample's figures in
  * locals (no store of them can move another). A hit leaves the guess it
  * came from as it was. Stops at the first line it cannot take.
@@ -285,29 +291,27 @@ int hs__census_string_entry(hs_census *c, const char *name, size_t len,
 static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
                             size_t *k)
 {
-    if (!c->open || c->predict_off)
+    if (!c->open || c->predict_off || !c->next)
         return;
     struct band_last *last = c->last;
-    const struct band *bands = c->bands;
-    const struct hs_intern_key *keys = c->str_tab.keys;
+    const uint32_t *next = c->next;
     hs_census_entry *entries = c->entries;
     size_t i = *k, ne = c->nentries, cap = c->cap_entries;
     size_t si = c->nsamples - 1;
     struct sample *s = &c->samples[si];
     uint64_t total = s->total;
-    size_t count = s->count, hits = 0;
+    size_t count = s->count, from = i;
     uint32_t prev = c->open_prev;
-    for (; i < n && ne < cap; i++, hits++) {
-        uint32_t b = prev ? last[prev - 1].next : c->first_next;
-        if (!b-- || bands[b].kind != BAND_STRING)
+    for (; i < n && ne < cap; i++) {
+        uint32_t b = next[prev];
+        if (!b--)
             break;
-        const struct hs_intern_key *key = &keys[last[b].key];
-        if (key->len != l[i].len ||
-            !hs_bytes_equal(key->ptr, l[i].name, l[i].len))
+        struct band_last *bl = &last[b];
+        if (bl->len1 != l[i].len + 1 ||
+            !hs__label_matches(bl, l[i].name, l[i].len))
             break;
         prev = b + 1;
         total = hs_add_sat(total, l[i].bytes);
-        struct band_last *bl = &last[b];
         if (bl->sample == si) {
             entries[bl->pos].bytes =
                 hs_add_sat(entries[bl->pos].bytes, l[i].bytes);
@@ -322,7 +326,7 @@ static void guessed_entries(hs_census *c, const hs_hp_band *l, size_t n,
     c->nentries = ne;
     s->total = total;
     s->count = count;
-    c->predict_tries += hits;
+    c->predict_tries += i - from;
     *k = i;
 }
 

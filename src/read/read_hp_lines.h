@@ -143,12 +143,16 @@ struct window {
 
 static inline void window_at(struct window *w, const char *s, size_t at)
 {
+    /* written out: a loop is left rolled, its shifts by a register */
+    const char *b = s + at;
     w->at = at;
-    w->ctrl = w->nondigit = 0;
-    for (unsigned i = 0; i < 4; i++) {
-        w->ctrl |= (uint64_t)controls16(s + at + 16 * i) << 16 * i;
-        w->nondigit |= (uint64_t)non_digits16(s + at + 16 * i) << 16 * i;
-    }
+    w->ctrl = (uint64_t)controls16(b) | (uint64_t)controls16(b + 16) << 16 |
+              (uint64_t)controls16(b + 32) << 32 |
+              (uint64_t)controls16(b + 48) << 48;
+    w->nondigit = (uint64_t)non_digits16(b) |
+                  (uint64_t)non_digits16(b + 16) << 16 |
+                  (uint64_t)non_digits16(b + 32) << 32 |
+                  (uint64_t)non_digits16(b + 48) << 48;
 }
 
 /*
