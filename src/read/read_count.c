@@ -29,7 +29,7 @@ static HS_NOINLINE void run_count(hs_reader *r, uint64_t *counts)
          * declared with a fixed size and no flag: one test for the common
          * case; an undeclared tag (info 0) and TI_STOP fall through */
         if (info - 1 < VARIABLE_SIZE)
-            total = 9 + (size_t)info; /* 10 + size */
+            total = hs__fixed_total(info);
         else if (info - 1 == VARIABLE_SIZE)
             total = 12 + (size_t)hs_be16(p + 10);
         else
