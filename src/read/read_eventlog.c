@@ -54,7 +54,7 @@ static inline size_t event_length(const uint8_t *p, uint32_t size1,
         return 12 + (size_t)hs_be16(p + 10);
     }
     *head = 10;
-    return hs__fixed_total(size1);
+    return 10 + (size_t)(size1 - 1);
 }
 
 /*
