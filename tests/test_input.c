@@ -6,8 +6,8 @@
  * recorded in the reader, and leaks nothing. And the formats told apart
  * by their first bytes (hs_format_sniff), as every command tells them.
  * hs_read_fd_count() counts what hs_reader_next() reads, on every path.
- * Every fixed size is framed alike by every loop (the framing loops take
- * the common sizes as branches, hs__fixed_total()).
+ * Every fixed size is framed alike by every loop (the count's takes the
+ * common sizes as branches, read_count.c's fixed_total()).
  */
 #include <heapscope/heapscope.h>
 

@@ -151,51 +151,6 @@ extern const hs__hot_fn hs__hot_decode[];
  * and the header (read_reader.c). */
 void hs__reader_apply_flags(hs_reader *r);
 
-/*
- * 10 + the size of a fixed-size event, from its type_info size bits size1
- * (size + 1), for the count's loop (read_count.c). Its cost is the chain
- * from one event to the next: its tag's load, then type_info[tag]'s, then
- * the length; the next tag waits on both loads. For the sizes most of GHC's events have (0: the
- * GC's and the scheduler's markers, 4: a thread's, 10: STOP_THREAD, 12: the
- * heap's figures) the length is a constant behind a branch instead, which
- * the CPU predicts from the events before (a real log repeats the same
- * few sequences, a GC's above all) and goes on to the next event without
- * waiting for the loads (`events --count` of a real 300 MB log: 0.86x
- * the CPU time; bench/README.md, issue 28). The empty asm keeps each
- * constant its own, so that the compiler does not fold the branches back
- * into the addition. Sizes that follow one another at random (2 and 6
- * added to these made a synthetic log's count 1.6x slower) stay an
- * addition. The other loops, whose decoded events make their work more
- * than that chain, keep the addition: in run_tally() the branches made
- * `summary` 1.07x slower (paired, 41 pairs). tests/test_input.c frames
- * every size 0-70 by every loop.
- */
-#if defined(__GNUC__)
-#define HS__OPAQUE(x) __asm__("" : "+r"(x))
-#else
-#define HS__OPAQUE(x) (void)(x)
-#endif
-#define HS__SIZE_AS_BRANCH(n) \
-    case (n) + 1u: \
-        total = 10 + (n); \
-        HS__OPAQUE(total); \
-        break;
-static inline size_t hs__fixed_total(uint32_t size1)
-{
-    size_t total = 9 + (size_t)size1;
-    switch (size1) {
-        HS__SIZE_AS_BRANCH(0)
-        HS__SIZE_AS_BRANCH(4)
-        HS__SIZE_AS_BRANCH(10)
-        HS__SIZE_AS_BRANCH(12)
-    default:
-        break;
-    }
-    return total;
-}
-#undef HS__SIZE_AS_BRANCH
-#undef HS__OPAQUE
-
 /* Sizes type_info for the tags of real logs (GHC's run below 256), so
  * that only a header declaring larger ones makes it grow. */
 #define TYPE_INFO_START 256u
