@@ -6,10 +6,13 @@
  * recorded in the reader, and leaks nothing. And the formats told apart
  * by their first bytes (hs_format_sniff), as every command tells them.
  * hs_read_fd_count() counts what hs_reader_next() reads, on every path.
+ * Every fixed size is framed alike by every loop (the count's takes the
+ * common sizes as branches, read_count.c's fixed_total()).
  */
 #include <heapscope/heapscope.h>
 
 #include "read/input.h"
+#include "read/read_eventlog.h"
 
 #include "evhash.h"
 #include "evwriter.h"
@@ -469,6 +472,91 @@ static void test_aligned_chunks(void)
     waitpid(pid, NULL, 0);
 }
 
+/* The events of data[0..len) fed a byte at a time: every event staged,
+ * framed by the general path alone (event_step()). */
+static digest of_bytes(const uint8_t *data, size_t len, int *status)
+{
+    digest d = {0, EVH_SEED};
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    int st = HS_NEED_INPUT;
+    hs_event ev;
+    for (size_t i = 0; i < len && st != HS_DONE && st >= 0; i++) {
+        hs_reader_feed(r, data + i, 1);
+        while ((st = hs_reader_next(r, &ev)) == HS_EVENT)
+            digest_cb(&d, &ev);
+    }
+    *status = hs_reader_finish(r);
+    hs_reader_free(r);
+    return d;
+}
+
+/* Tags of this test: 1000 + the declared size, 0 to 70 bytes. */
+#define SIZE_TAG0 1000u
+#define SIZES 71u
+
+/* digest_cb() of the events of even sizes alone (the tally's). */
+static int even_cb(void *user, const hs_event *ev)
+{
+    return (ev->tag - SIZE_TAG0) % 2 ? 0 : digest_cb(user, ev);
+}
+
+static void test_every_fixed_size(void)
+{
+    evw w;
+    evw_init(&w);
+    evw_header_begin(&w);
+    for (uint16_t s = 0; s < SIZES; s++)
+        evw_declare(&w, (uint16_t)(SIZE_TAG0 + s), s, "sized");
+    evw_header_end(&w);
+    uint32_t x = 12345;
+    for (uint64_t i = 0; i < 4000; i++) {
+        x = x * 1103515245u + 12345u;
+        /* runs of the branch sizes (0, 4, 10, 12) and the others mixed */
+        uint16_t s = (uint16_t)(x >> 8) % SIZES;
+        if (x >> 30 & 1)
+            s = (uint16_t[]){0, 4, 10, 12}[x >> 28 & 3];
+        evw_event(&w, (uint16_t)(SIZE_TAG0 + s), i * 3, 0);
+        for (uint16_t k = 0; k < s; k++)
+            evw_u8(&w, (uint8_t)(x >> (k % 24)));
+    }
+    evw_data_end(&w);
+    int want_st, mem_st;
+    digest want = of_bytes(w.data, w.len, &want_st);
+    digest mem = of_memory(w.data, w.len, &mem_st);
+    CU_ASSERT_EQUAL(want.n, 4000);
+    CU_ASSERT(mem.n == want.n && mem.hash == want.hash);
+    CU_ASSERT(want_st == HS_DONE && mem_st == HS_DONE);
+    write_file(w.data, w.len);
+    check_paths(tmp_path, w.data, w.len); /* run_plain(), run_count() */
+
+    /* the tally's loop, the even sizes decoded and handed on */
+    digest even = {0, EVH_SEED}, got = {0, EVH_SEED};
+    hs_reader *m = hs_reader_new(), *r = hs_reader_new();
+    CU_ASSERT_FATAL(m && r);
+    hs_reader_feed(m, w.data, w.len);
+    hs_event ev;
+    while (hs_reader_next(m, &ev) == HS_EVENT)
+        even_cb(&even, &ev);
+    uint16_t tags[SIZES];
+    for (uint16_t s = 0; s < SIZES; s += 2)
+        tags[s / 2] = (uint16_t)(SIZE_TAG0 + s);
+    hs_reader_decode_only(r, tags, (SIZES + 1) / 2);
+    hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
+    int fd = open(tmp_path, O_RDONLY);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_EQUAL(hs__read_fd_tally(r, fd, digest_cb, &got, &t), HS_DONE);
+    close(fd);
+    CU_ASSERT(got.n == even.n && got.hash == even.hash);
+    CU_ASSERT_EQUAL(t.events, want.n);
+    CU_ASSERT_EQUAL(t.max_time, 3 * 3999);
+    CU_ASSERT_EQUAL(hs_reader_offset(r), hs_reader_offset(m));
+    hs_reader_free(m);
+    hs_reader_free(r);
+    unlink(tmp_path);
+    evw_free(&w);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -480,6 +568,8 @@ int main(void)
         {"every allocation failing in turn", test_allocation_failures},
         {"formats told apart by their first bytes", test_sniff},
         {"chunks start on a cache line", test_aligned_chunks},
+        {"every fixed size framed alike by every loop",
+         test_every_fixed_size},
         {NULL, NULL},
     };
     return tu_main("input", NULL, NULL, tests);

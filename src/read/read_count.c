@@ -12,6 +12,48 @@
 
 #include <errno.h>
 
+/*
+ * 10 + the size of a fixed-size event, from its type_info entry info
+ * (size + 1, no flag). The loop's cost is the chain from one event to the
+ * next: its tag's load, then type_info[tag]'s, then the length; the next
+ * tag waits on both loads. For the sizes most of GHC's events have (0: the
+ * GC's and the scheduler's markers, 4: a thread's, 10: STOP_THREAD, 12:
+ * the heap's figures) the length is a constant behind a branch instead,
+ * which the CPU predicts from the events before (a real log repeats the
+ * same few sequences, a GC's above all), and the next event's load starts
+ * without waiting (`events --count` of a real 300 MB log: 0.85x the CPU
+ * time; bench/README.md, issue 28). The empty asm keeps each constant its
+ * own, so that the compiler does not fold the cases back into the
+ * addition. Sizes that follow one another at random stay an addition (2
+ * and 6 added made a synthetic log's count 1.6x slower), and so do the
+ * other loops, whose decoded events' calls set their pace (in run_tally()
+ * the branches made `summary` 1.07x slower). tests/test_input.c frames
+ * every size 0-70 by every loop.
+ */
+#if defined(__GNUC__)
+#define OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define OPAQUE(x) (void)(x)
+#endif
+#define SIZE_AS_BRANCH(n) \
+    case (n) + 1u: \
+        total = 10 + (n); \
+        OPAQUE(total); \
+        break;
+static inline size_t fixed_total(uint32_t info)
+{
+    size_t total = 9 + (size_t)info;
+    switch (info) {
+        SIZE_AS_BRANCH(0)
+        SIZE_AS_BRANCH(4)
+        SIZE_AS_BRANCH(10)
+        SIZE_AS_BRANCH(12)
+    default:
+        break;
+    }
+    return total;
+}
+
 /* Counts the ordinary events at the reader's position and moves the
  * reader past them, as hs_reader_next() would have. */
 static HS_NOINLINE void run_count(hs_reader *r, uint64_t *counts)
@@ -29,7 +71,7 @@ static HS_NOINLINE void run_count(hs_reader *r, uint64_t *counts)
          * declared with a fixed size and no flag: one test for the common
          * case; an undeclared tag (info 0) and TI_STOP fall through */
         if (info - 1 < VARIABLE_SIZE)
-            total = 9 + (size_t)info; /* 10 + size */
+            total = fixed_total(info);
         else if (info - 1 == VARIABLE_SIZE)
             total = 12 + (size_t)hs_be16(p + 10);
         else
