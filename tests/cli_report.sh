@@ -237,6 +237,44 @@ check "report with bad options writes nothing" absent "$TMP/bad"
 # cairo, pango, fontconfig and GLib abort, crash or wait forever when short
 # of memory. Whatever happens inside them, report and chart end in time,
 # with 0 or 5 (a message), and leave no work directory or temporary file.
+
+# ---- SIGTERM while a set or an output is written: no temporary file or
+# directory left, the previous files whole (a background job here ignores
+# Ctrl-C's SIGINT, which takes the same way in the program). The signal is
+# sent as soon as the temporary name appears, a few times over.
+# term_while PATTERN WHAT ARGS...: $stopped, the runs the signal ended.
+term_while() {
+    local pattern=$1 what=$2 try pid trc
+    shift 2
+    stopped=0
+    for try in $(seq 1 20); do
+        "$BIN" "$@" >/dev/null 2>&1 &
+        pid=$!
+        while kill -0 "$pid" 2>/dev/null &&
+              ! compgen -G "$pattern" >/dev/null; do :; done
+        kill -TERM "$pid" 2>/dev/null
+        wait "$pid"
+        trc=$?
+        [[ $trc == 143 ]] && stopped=$((stopped + 1))
+        check "$what ended by SIGTERM (try $try, exit $trc): no temporary name left" \
+            test -z "$(compgen -G "$pattern")"
+        [[ $stopped -ge 3 ]] && break
+    done
+    check "$what ended by SIGTERM while writing: seen ($stopped times)" \
+        test "$stopped" -ge 1
+}
+"$BIN" report "$hc" -d "$TMP/term" >/dev/null 2>&1
+cp -r "$TMP/term" "$TMP/term.before"
+term_while "$TMP/term/.heapscope-*" report report "$hc" -d "$TMP/term"
+check "report ended by SIGTERM: the previous set whole" \
+    same_set "$TMP/term.before" "$TMP/term"
+if "$BIN" chart "$hc" -o "$TMP/term/c.svg" >/dev/null 2>&1; then
+    cp "$TMP/term/c.svg" "$TMP/term.c.svg"
+    term_while "$TMP/term/c.svg.tmp*" chart chart "$hc" -o "$TMP/term/c.svg"
+    check "chart ended by SIGTERM: the previous chart whole" \
+        cmp -s "$TMP/term.c.svg" "$TMP/term/c.svg"
+fi
+
 # Skipped where a limit cannot be set (sanitizer builds reserve terabytes).
 if "$BIN" chart --help | grep -q -- '--format' &&
     bash -c 'ulimit -v 400000 && exec "$1" --version' _ "$BIN" >/dev/null 2>&1; then

@@ -183,7 +183,11 @@ const char *cli_input_base(const char *path);
  */
 void cli_guard_install(void);
 void cli_guard_workdir(const char *dir);
-/* ... and the temporary files ("PATH.tmp*") of output PATH (NULL: none). */
+/* ... and the temporary files ("PATH.tmp*") of output PATH (NULL: none);
+ * nothing while a work directory is guarded, which holds them. Naming a
+ * work directory or an output also makes Ctrl-C, SIGTERM and SIGHUP, when
+ * at their default action, remove them before the signal ends the
+ * process. */
 void cli_guard_output(const char *path);
 int cli_check_charts(void);
 /* With more than one CPU (cli_threads), starts that check in a thread of

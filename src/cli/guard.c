@@ -35,8 +35,14 @@ static volatile sig_atomic_t have_workdir;
 static char outdir[PATH_MAX], outprefix[NAME_MAX + 8];
 static volatile sig_atomic_t have_output;
 
+static void guard_interrupts(void);
+
 void cli_guard_output(const char *path)
 {
+    /* a set's files are in its work directory, guarded whole (and written
+     * by two threads: this one record stays theirs to leave alone) */
+    if (have_workdir)
+        return;
     have_output = 0;
     if (!path || strcmp(path, "-") == 0)
         return;
@@ -50,6 +56,7 @@ void cli_guard_output(const char *path)
     strcpy(outprefix, name);
     strcat(outprefix, ".tmp");
     have_output = 1;
+    guard_interrupts();
 }
 
 void cli_guard_workdir(const char *dir)
@@ -58,6 +65,7 @@ void cli_guard_workdir(const char *dir)
     if (dir && strlen(dir) < sizeof workdir) {
         strcpy(workdir, dir);
         have_workdir = 1;
+        guard_interrupts();
     }
 }
 
@@ -96,6 +104,41 @@ static void remove_workdir(void)
     if (have_output) {
         remove_files(outdir, outprefix);
         have_output = 0;
+    }
+}
+
+/* Ctrl-C, SIGTERM or SIGHUP while a set or an output is written through
+ * temporary names: those are removed, then the signal ends the process as
+ * it would have (its status says so), the files in place untouched. */
+static void on_interrupt(int sig)
+{
+    remove_workdir();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    raise(sig);
+}
+
+/* Installs on_interrupt() for the signals still at their default action
+ * (watch handles Ctrl-C and SIGTERM itself, as the end of its stream). */
+static void guard_interrupts(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
+            (old.sa_flags & SA_SIGINFO))
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
     }
 }
 

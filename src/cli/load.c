@@ -85,21 +85,26 @@ int cli_write(const char *cmd, const char *output, cli_write_fn fn,
               const void *arg, const char *input, const char *no_data)
 {
     hs_error err;
+    cli_guard_output(output); /* its temporary name gone on Ctrl-C too */
     hs_output *o = hs_output_open(output, &err);
-    if (!o)
-        return cli_report_output(&err);
-    int st = fn(hs_output_sink(o), arg);
-    if (st != HS_OK) {
-        st = hs_output_fail(o, st, &err);
-        if (st == HS_ERR_NO_DATA)
-            cli_errorf("%s: %s", cli_input_name(input), no_data);
-        else
-            cli_errorf("%s: %s", cmd, err.message);
-        return cli_exit_code(st);
+    int rc = EXIT_OK;
+    if (!o) {
+        rc = cli_report_output(&err);
+    } else {
+        int st = fn(hs_output_sink(o), arg);
+        if (st != HS_OK) {
+            st = hs_output_fail(o, st, &err);
+            if (st == HS_ERR_NO_DATA)
+                cli_errorf("%s: %s", cli_input_name(input), no_data);
+            else
+                cli_errorf("%s: %s", cmd, err.message);
+            rc = cli_exit_code(st);
+        } else if (hs_output_commit(o, &err) != HS_OK) {
+            rc = cli_report_output(&err);
+        }
     }
-    if (hs_output_commit(o, &err) != HS_OK)
-        return cli_report_output(&err);
-    return EXIT_OK;
+    cli_guard_output(NULL);
+    return rc;
 }
 
 typedef struct census_job {
