@@ -268,6 +268,19 @@ cp -r "$TMP/term" "$TMP/term.before"
 term_while "$TMP/term/.heapscope-*" report report "$hc" -d "$TMP/term"
 check "report ended by SIGTERM: the previous set whole" \
     same_set "$TMP/term.before" "$TMP/term"
+# into directories it makes: those go too
+for try in $(seq 1 20); do
+    rm -rf "$TMP/termnew"
+    "$BIN" report "$hc" -d "$TMP/termnew/a/b" >/dev/null 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null &&
+          ! compgen -G "$TMP/termnew/a/b/.heapscope-*" >/dev/null; do :; done
+    kill -TERM "$pid" 2>/dev/null
+    wait "$pid" && continue # done before the signal: try again
+    check "report ended by SIGTERM: the directories it made are removed" \
+        absent "$TMP/termnew"
+    break
+done
 if "$BIN" chart "$hc" -o "$TMP/term/c.svg" >/dev/null 2>&1; then
     cp "$TMP/term/c.svg" "$TMP/term.c.svg"
     term_while "$TMP/term/c.svg.tmp*" chart chart "$hc" -o "$TMP/term/c.svg"

@@ -183,6 +183,9 @@ const char *cli_input_base(const char *path);
  */
 void cli_guard_install(void);
 void cli_guard_workdir(const char *dir);
+/* ... and with it the set's directory dir and its parents up to made, the
+ * shallowest the run made (cleared by cli_guard_workdir(NULL)). */
+void cli_guard_made(const char *dir, const char *made);
 /* ... and the temporary files ("PATH.tmp*") of output PATH (NULL: none);
  * nothing while a work directory is guarded, which holds them. Naming a
  * work directory or an output also makes Ctrl-C, SIGTERM and SIGHUP, when

@@ -30,6 +30,10 @@ enum { STALL_SECONDS = 20 };
 
 static char workdir[PATH_MAX];
 static volatile sig_atomic_t have_workdir;
+/* the set's directory and the shallowest of it the run made, removed
+ * with the work directory when they are empty */
+static char setdir[PATH_MAX], madedir[PATH_MAX];
+static volatile sig_atomic_t have_made;
 /* an output written through a temporary file beside it: its directory
  * and the temporary names' prefix ("NAME.tmp") */
 static char outdir[PATH_MAX], outprefix[NAME_MAX + 8];
@@ -59,9 +63,22 @@ void cli_guard_output(const char *path)
     guard_interrupts();
 }
 
+void cli_guard_made(const char *dir, const char *made)
+{
+    have_made = 0;
+    if (dir && made && strlen(dir) < sizeof setdir &&
+        strlen(made) <= strlen(dir)) {
+        strcpy(setdir, dir);
+        strcpy(madedir, made);
+        have_made = 1;
+    }
+}
+
 void cli_guard_workdir(const char *dir)
 {
     have_workdir = 0;
+    if (!dir)
+        have_made = 0;
     if (dir && strlen(dir) < sizeof workdir) {
         strcpy(workdir, dir);
         have_workdir = 1;
@@ -100,6 +117,17 @@ static void remove_workdir(void)
         remove_files(workdir, "");
         rmdir(workdir);
         have_workdir = 0;
+    }
+    if (have_made) { /* the set's directory and its parents up to made */
+        size_t stop = strlen(madedir), n = strlen(setdir);
+        while (n >= stop && rmdir(setdir) == 0) {
+            while (n > 0 && setdir[n - 1] != '/')
+                n--;
+            if (n == 0)
+                break;
+            setdir[--n] = 0;
+        }
+        have_made = 0;
     }
     if (have_output) {
         remove_files(outdir, outprefix);

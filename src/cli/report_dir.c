@@ -419,6 +419,7 @@ int dir_set_write(const char *dir, const char *shown_dir,
     }
     cli_guard_install(); /* a crash or stall in a library removes tmp */
     cli_guard_workdir(tmp);
+    cli_guard_made(dir, made);
     cli_guard_watch(true);
     int rc = write_files(tmp, files, n);
     cli_guard_watch(false);
