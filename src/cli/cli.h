@@ -186,6 +186,11 @@ void cli_guard_workdir(const char *dir);
 /* ... and with it the set's directory dir and its parents up to made, the
  * shallowest the run made (cleared by cli_guard_workdir(NULL)). */
 void cli_guard_made(const char *dir, const char *made);
+/* Removes the empty directory dir and its parents while their path is at
+ * least stop bytes long (the length of the shallowest directory a run
+ * made), stopping at the first that cannot be removed; dir is cut in
+ * place. Async-signal-safe. */
+void cli_rmdir_made(char *dir, size_t stop);
 /* ... and the temporary files ("PATH.tmp*") of output PATH (NULL: none);
  * nothing while a work directory is guarded, which holds them. Naming a
  * work directory or an output also makes Ctrl-C, SIGTERM and SIGHUP, when

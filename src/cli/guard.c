@@ -30,9 +30,10 @@ enum { STALL_SECONDS = 20 };
 
 static char workdir[PATH_MAX];
 static volatile sig_atomic_t have_workdir;
-/* the set's directory and the shallowest of it the run made, removed
- * with the work directory when they are empty */
-static char setdir[PATH_MAX], madedir[PATH_MAX];
+/* the set's directory and the length of the shallowest of it the run
+ * made, removed with the work directory when they are empty */
+static char setdir[PATH_MAX];
+static size_t made_len;
 static volatile sig_atomic_t have_made;
 /* an output written through a temporary file beside it: its directory
  * and the temporary names' prefix ("NAME.tmp") */
@@ -40,6 +41,17 @@ static char outdir[PATH_MAX], outprefix[NAME_MAX + 8];
 static volatile sig_atomic_t have_output;
 
 static void guard_interrupts(void);
+
+/* Sets sig's action to handler with flags (async-signal-safe). */
+static void set_action(int sig, void (*handler)(int), int flags)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = flags;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+}
 
 void cli_guard_output(const char *path)
 {
@@ -69,7 +81,7 @@ void cli_guard_made(const char *dir, const char *made)
     if (dir && made && strlen(dir) < sizeof setdir &&
         strlen(made) <= strlen(dir)) {
         strcpy(setdir, dir);
-        strcpy(madedir, made);
+        made_len = strlen(made);
         have_made = 1;
     }
 }
@@ -83,6 +95,18 @@ void cli_guard_workdir(const char *dir)
         strcpy(workdir, dir);
         have_workdir = 1;
         guard_interrupts();
+    }
+}
+
+void cli_rmdir_made(char *dir, size_t stop)
+{
+    size_t n = strlen(dir);
+    while (n >= stop && rmdir(dir) == 0) {
+        while (n > 0 && dir[n - 1] != '/')
+            n--;
+        if (n == 0)
+            break;
+        dir[--n] = 0;
     }
 }
 
@@ -118,15 +142,8 @@ static void remove_workdir(void)
         rmdir(workdir);
         have_workdir = 0;
     }
-    if (have_made) { /* the set's directory and its parents up to made */
-        size_t stop = strlen(madedir), n = strlen(setdir);
-        while (n >= stop && rmdir(setdir) == 0) {
-            while (n > 0 && setdir[n - 1] != '/')
-                n--;
-            if (n == 0)
-                break;
-            setdir[--n] = 0;
-        }
+    if (have_made) {
+        cli_rmdir_made(setdir, made_len);
         have_made = 0;
     }
     if (have_output) {
@@ -141,11 +158,7 @@ static void remove_workdir(void)
 static void on_interrupt(int sig)
 {
     remove_workdir();
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, NULL);
+    set_action(sig, SIG_DFL, 0);
     raise(sig);
 }
 
@@ -159,14 +172,10 @@ static void guard_interrupts(void)
     done = true;
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction old, sa;
-        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
-            (old.sa_flags & SA_SIGINFO))
-            continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_interrupt;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+            !(old.sa_flags & SA_SIGINFO))
+            set_action(sigs[i], on_interrupt, 0);
     }
 }
 
@@ -237,13 +246,8 @@ void cli_guard_install(void)
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
                                SIGABRT};
     alt_stack(main_alt, NULL); /* the thread that installs it: the main one */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_fatal;
-    sa.sa_flags = SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
+        set_action(sigs[i], on_fatal, SA_ONSTACK);
 }
 
 void cli_guard_watch(bool on)
@@ -255,12 +259,7 @@ void cli_guard_watch(bool on)
     if (!on)
         return;
     cli_guard_install();
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_tick;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
+    set_action(SIGALRM, on_tick, SA_RESTART);
     last_cpu_ns = cpu_ns();
     watching = 1;
     alarm(STALL_SECONDS);

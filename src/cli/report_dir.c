@@ -200,18 +200,9 @@ static int make_dir(const char *dir, char **made)
  * empty once the temporary directory is gone). */
 static void unmake_dir(const char *dir, const char *made)
 {
-    if (!made)
-        return;
-    char *p = strdup(dir);
-    size_t stop = strlen(made);
-    while (p && strlen(p) >= stop) {
-        if (rmdir(p) != 0)
-            break;
-        char *slash = strrchr(p, '/');
-        if (!slash)
-            break;
-        *slash = 0;
-    }
+    char *p = made ? strdup(dir) : NULL;
+    if (p)
+        cli_rmdir_made(p, strlen(made));
     free(p);
 }
 
