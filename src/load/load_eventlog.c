@@ -26,10 +26,8 @@ typedef struct pass {
     uint8_t to[256];         /* TO_* by tag (the table's tags are < 256) */
 } pass;
 
-/* The summary's calls return HS_OK or an error (which stops the pass),
- * never a positive code, so its call ends each callback as a tail call:
- * no frame kept per event. Which consumer stopped the pass is told after
- * it (pass_failure). */
+/* on_event() of an event the census reads, and the summary too when `to`
+ * says so; apart, so the summary's events keep no frame. */
 static HS_NOINLINE int on_census_event(pass *p, const hs_event *ev,
                                        uint8_t to)
 {
@@ -40,6 +38,10 @@ static HS_NOINLINE int on_census_event(pass *p, const hs_event *ev,
     return (to & TO_SUMMARY) ? hs__summary_add_counted(p->s, ev) : 0;
 }
 
+/* The summary's calls return HS_OK or an error (which stops the pass),
+ * never a positive code, so its call ends each callback as a tail call:
+ * no frame kept per event. Which consumer stopped the pass is told after
+ * it (pass_failure). */
 static int on_event(void *user, const hs_event *ev)
 {
     pass *p = user;
