@@ -83,7 +83,7 @@ enum {
 
 #define HS_IS_ERROR(code) ((code) < 0)
 
-/* The version of the library linked ("0.2.0"), which may differ from the
+/* The version of the library linked ("0.3.0"), which may differ from the
  * headers' HS_VERSION_STRING; a static string. */
 HS_API const char *hs_version(void);
 

@@ -60,6 +60,43 @@ HS_API int hs_census_load_summary_fd(hs_census *c, hs_summary *s, int fd,
  */
 HS_API int hs_summary_load_fd(hs_summary *s, hs_reader *r, int fd);
 
+/*
+ * A thread the caller lends the library for one call (the library starts
+ * none of its own). start runs fn(arg) in a thread of the caller's and
+ * returns 0, or non-zero when it cannot (the call then does all its work
+ * in the calling thread); join waits for that thread's fn to return. user
+ * is handed to both. Set up by hs_thread_loan_init(): all NULL, no
+ * thread.
+ */
+typedef struct hs_thread_loan {
+    size_t size;  /* sizeof as the caller knew it; set by _init (common.h) */
+    int (*start)(void *user, void (*fn)(void *arg), void *arg);
+    void (*join)(void *user);
+    void *user;
+} hs_thread_loan;
+
+/* Fills *l with no thread (start and join NULL). */
+HS_API void hs_thread_loan_init_size(hs_thread_loan *l, size_t size);
+static inline void hs_thread_loan_init(hs_thread_loan *l)
+{
+    hs_thread_loan_init_size(l, sizeof *l);
+}
+
+/*
+ * As hs_summary_load_fd(), with a thread lent by the caller (loan may be
+ * NULL: none). A regular file whose data section is blocks of two or
+ * more capabilities (a threaded GHC log's) is then read in two lanes:
+ * some capabilities' blocks framed in the lent thread, the rest in the
+ * calling thread, each block once. The figures, messages, offsets and
+ * return are those of hs_summary_load_fd(), whatever the log holds: a
+ * log the lanes cannot read as one pass would (a corrupt or cut block,
+ * an event across a block's end) is read in one pass. HS_ERR_INVALID
+ * (in hs_summary_error(s)) when loan was not set up by
+ * hs_thread_loan_init().
+ */
+HS_API int hs_summary_load_fd_lent(hs_summary *s, hs_reader *r, int fd,
+                                   const hs_thread_loan *loan);
+
 #ifdef __cplusplus
 }
 #endif

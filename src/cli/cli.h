@@ -205,6 +205,10 @@ int cli_check_charts(void);
  * after it calls cli_charts_prepare_end, which waits for the thread. */
 void cli_charts_prepare(const hs_chart_options *opts, size_t n);
 void cli_charts_prepare_end(void);
+/* With more than one CPU (cli_threads), a thread lent to the library for
+ * one call at a time (hs_summary_load_fd_lent), its fatal signals handled
+ * on a stack of its own as the main thread's are; else NULL. */
+const hs_thread_loan *cli_loan(void);
 /* Starts (true) or stops the stall watchdog (SIGALRM): while on, a
  * process that uses no CPU time for 20 s exits as a fatal signal does. */
 void cli_guard_watch(bool on);

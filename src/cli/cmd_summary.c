@@ -112,7 +112,7 @@ static int run_pass(const char *path, int fd, const hs_summary_window *w,
         return EXIT_INTERNAL;
     }
     cli_progress_begin(fd, path);
-    int st = hs_summary_load_fd(s, r, fd);
+    int st = hs_summary_load_fd_lent(s, r, fd, cli_loan());
     cli_progress_end();
     if (st < 0 && hs_summary_error(s)->code < 0) {
         cli_errorf("summary: %s", hs_summary_error(s)->message);

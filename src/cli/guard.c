@@ -341,3 +341,47 @@ int cli_check_charts(void)
         cli_errorf("%s", err.message);
     return rc;
 }
+
+/* The thread cli_loan() lends, one call at a time. */
+static struct {
+    pthread_t thread;
+    void (*fn)(void *);
+    void *arg;
+} lent;
+static char lent_alt[ALT_STACK];
+
+static void *lent_run(void *unused)
+{
+    (void)unused;
+    stack_t old;
+    alt_stack(lent_alt, &old);
+    lent.fn(lent.arg);
+    sigaltstack(&old, NULL);
+    return NULL;
+}
+
+static int lend_start(void *user, void (*fn)(void *), void *arg)
+{
+    (void)user;
+    lent.fn = fn;
+    lent.arg = arg;
+    cli_guard_install(); /* a crash in it exits as in the main thread */
+    return pthread_create(&lent.thread, NULL, lent_run, NULL);
+}
+
+static void lend_join(void *user)
+{
+    (void)user;
+    pthread_join(lent.thread, NULL);
+}
+
+const hs_thread_loan *cli_loan(void)
+{
+    static hs_thread_loan loan;
+    if (cli_threads() < 2)
+        return NULL;
+    hs_thread_loan_init(&loan);
+    loan.start = lend_start;
+    loan.join = lend_join;
+    return &loan;
+}

@@ -14,6 +14,7 @@
 #include "read/read_eventlog.h"
 #include "heapscope/load.h"
 #include "load/load_eventlog.h"
+#include "load/load_lanes.h"
 #include "summary/summary_bulk.h"
 
 /* Where the events of a tag go. */
@@ -186,10 +187,23 @@ int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
 
 int hs_summary_load_fd(hs_summary *s, hs_reader *r, int fd)
 {
+    return hs_summary_load_fd_lent(s, r, fd, NULL);
+}
+
+int hs_summary_load_fd_lent(hs_summary *s, hs_reader *r, int fd,
+                            const hs_thread_loan *loan)
+{
+    hs_thread_loan taken;
+    hs_thread_loan_init(&taken);
+    if (loan && hs__options_take(&taken, sizeof taken, loan))
+        return hs__summary_invalid(s, "the thread loan was not set up by "
+                                   "hs_thread_loan_init");
     pass p;
     pass_init(&p, r, NULL, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
-    int st = hs__read_fd_tally(r, fd, on_summary_event, &p, &t);
+    int st;
+    if (!hs__lanes_summary(s, r, fd, loan, on_summary_event, &p, &t, &st))
+        st = hs__read_fd_tally(r, fd, on_summary_event, &p, &t);
     pass_failure(&p, r, st);
     if (p.summary_err)
         return p.summary_err;

@@ -26,4 +26,32 @@ struct hs__tally;
 void hs__summary_tally(hs_summary *s, const struct hs__tally *t,
                        uint64_t given);
 
+/*
+ * The pass in two lanes (summary_lanes.c). The six tags below go to a
+ * capability's state (summary_event.c); a second summary made by
+ * hs__summary_lane() takes those of the capabilities the second lane
+ * reads, and hs__summary_merge() moves them into s: HS_OK, HS_ERR_NOMEM
+ * (recorded in s) or HS_ERR_MISUSE when a capability is in both (s is
+ * then unchanged). hs__summary_fresh() says s has had no event and no
+ * failure; hs__summary_reset() brings it back to that, its window and
+ * input kept.
+ */
+static inline bool hs__summary_cap_tag(uint16_t tag)
+{
+    switch (tag) {
+    case HS_EV_GC_START: case HS_EV_GC_END: case HS_EV_GC_STATS_GHC:
+    case HS_EV_HEAP_SIZE: case HS_EV_HEAP_ALLOCATED:
+    case HS_EV_SPARK_COUNTERS:
+        return true;
+    default:
+        return false;
+    }
+}
+bool hs__summary_fresh(const hs_summary *s);
+hs_summary *hs__summary_lane(const hs_summary *s);
+int hs__summary_merge(hs_summary *s, hs_summary *lane);
+void hs__summary_reset(hs_summary *s);
+/* Records msg as s's HS_ERR_INVALID error and returns that code. */
+int hs__summary_invalid(hs_summary *s, const char *msg);
+
 #endif

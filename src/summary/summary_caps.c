@@ -6,7 +6,7 @@
  */
 #include "summary/summary_internal.h"
 
-capstate *summary_cap_new(hs_summary *s, int32_t cap)
+capstate *summary_cap_new(hs_summary *s, int32_t cap, uint64_t off)
 {
     size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
     if (!hs_grow_zeroed(s->alloc, (void **)&s->caps, &s->ncaps_alloc,
@@ -22,6 +22,7 @@ capstate *summary_cap_new(hs_summary *s, int32_t cap)
             return NULL;
         s->caps[slot] = c;
         c->order = (uint32_t)s->norder;
+        c->first_off = off;
         c->out.cap = cap < 0 ? UINT32_MAX : (uint32_t)cap;
         s->order[s->norder++] = (uint32_t)slot;
     }

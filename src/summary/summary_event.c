@@ -214,7 +214,7 @@ static int on_cap(hs_summary *s, capstate *c, const hs_event *ev)
  * state looked up, and remembered for the next. */
 static HS_NOINLINE int on_other_cap(hs_summary *s, const hs_event *ev)
 {
-    capstate *c = summary_cap_of(s, ev->cap);
+    capstate *c = summary_cap_of(s, ev->cap, ev->offset);
     s->last_cap = ev->cap;
     s->last_state = c;
     return c ? on_cap(s, c, ev) : summary_nomem(s);
@@ -247,16 +247,11 @@ int hs__summary_add_counted(hs_summary *s, const hs_event *ev)
         return summary_closed(s);
     if (!ev->known)
         return HS_OK;
-    switch (ev->tag) {
-    case HS_EV_GC_START: case HS_EV_GC_END: case HS_EV_GC_STATS_GHC:
-    case HS_EV_HEAP_SIZE: case HS_EV_HEAP_ALLOCATED:
-    case HS_EV_SPARK_COUNTERS:
-        /* a log's capabilities write a block at a time: mostly the
-         * last event's capability */
-        if (ev->cap != s->last_cap || !s->last_state)
-            return on_other_cap(s, ev);
-        return on_cap(s, s->last_state, ev);
-    default:
+    if (!hs__summary_cap_tag(ev->tag))
         return summary_on_global(s, ev);
-    }
+    /* a log's capabilities write a block at a time: mostly the last
+     * event's capability */
+    if (ev->cap != s->last_cap || !s->last_state)
+        return on_other_cap(s, ev);
+    return on_cap(s, s->last_state, ev);
 }

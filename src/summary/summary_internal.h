@@ -29,6 +29,7 @@ typedef struct edge {
 
 typedef struct capstate {
     uint32_t order;           /* index in s->order */
+    uint64_t first_off;       /* the offset of its first event (lanes.c) */
     bool in_gc;               /* between its GC_START and GC_END */
     uint64_t gc_start;
     bool led_pending;         /* GC_STATS_GHC seen inside this GC */
@@ -130,17 +131,23 @@ static inline bool summary_in_window(const hs_summary *s, uint64_t t)
 /* The state of capability cap (< 0: the global slot), made on first use;
  * NULL when out of memory. summary_event.c asks when an event's
  * capability is not the last event's. */
-capstate *summary_cap_new(hs_summary *s, int32_t cap);
-static inline capstate *summary_cap_of(hs_summary *s, int32_t cap)
+capstate *summary_cap_new(hs_summary *s, int32_t cap, uint64_t off);
+/* The state of cap, made on first use by an event at offset off. */
+static inline capstate *summary_cap_of(hs_summary *s, int32_t cap,
+                                       uint64_t off)
 {
     size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
     if (slot < s->ncaps_alloc && s->caps[slot])
         return s->caps[slot];
-    return summary_cap_new(s, cap);
+    return summary_cap_new(s, cap, off);
 }
 /* Fills the generation, capability, allocation and spark figures of
  * s->stats; HS_OK or HS_ERR_NOMEM. */
 int summary_finish_caps(hs_summary *s);
+
+/* summary.c: frees what the events made (hs_summary_free() and
+ * hs__summary_reset()). */
+void summary_free_state(hs_summary *s);
 
 /* summary.c: the events that set a figure of the whole log (every one
  * but the GC and heap events summary_event.c feeds to a capability). */

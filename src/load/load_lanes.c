@@ -1,0 +1,361 @@
+/*
+ * The summary's pass over a threaded GHC log in two lanes. The log is a
+ * run of blocks, each one capability's events in that capability's
+ * order; the summary's per-capability state depends on that capability's
+ * events alone, and what they add to the whole are sums, maxima and ORs
+ * (summary_lanes.c). So the plan (read/read_lanes.c) shares the
+ * capabilities out: lane 1, in the thread the caller lends, preads its
+ * blocks and frames each with a reader of its own, its capabilities'
+ * events into a summary of its own, every other event the summary reads
+ * kept (decoded, pointing into the block's buffer) for lane 0; lane 0,
+ * the calling thread, reads the rest in file order through the caller's
+ * reader, and at each of lane 1's blocks takes its kept events, its
+ * tally and its count of events, and moves its reader past it. No event
+ * is framed twice; nothing is handed over per event but the few kept.
+ *
+ * Exactness by construction: lane 1 takes a block only when every event
+ * of it frames inside it as one pass would frame it; lane 0 goes past a
+ * block of lane 1 only when its reader stands exactly at the block's
+ * start. Anything else (a corrupt event, an event across a block's end,
+ * a failed read, a data-end marker inside a block) before the last of
+ * lane 0's runs throws the lanes' work away: the summary and the reader
+ * go back to the first event and the log is read in one pass, so every
+ * message and offset is that pass's own. In the last run (after every
+ * block of lane 1) what lane 0's reader meets is what one pass meets.
+ */
+#include "load/load_lanes.h"
+#include "common/internal.h"
+#include "read/read_lanes.h"
+#include "summary/summary_bulk.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* How many blocks lane 1 may be ahead of lane 0. */
+enum { NSLOT = 8 };
+/* Lane 0 reads its runs in pieces of this size, the one pass's buffer's:
+ * read where the framing finds it in the cache. */
+enum { CHUNK = 128 * 1024 };
+/* hs__lanes_summary()'s own outcome: the lanes did not go through. */
+#define LANES_FAILED 1000
+
+typedef struct slot {
+    uint8_t *buf;
+    hs_event *kept;          /* the events for lane 0, in order */
+    size_t nkept, kept_cap;
+    hs__tally t;
+    bool ok;
+} slot;
+
+typedef struct lanes {
+    const hs_allocator *alloc;
+    int fd;
+    uint64_t base;
+    hs__plan plan;
+    hs_reader *r1;
+    hs_summary *s1;
+    slot slots[NSLOT];
+    size_t nslots;
+    slot *cur;               /* lane 1's block */
+    bool kept_failed;        /* out of memory for a kept event */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t done;             /* lane 1's blocks framed (or failed) */
+    size_t used;             /* those lane 0 has taken */
+    bool quit;               /* lane 0 says stop */
+} lanes;
+
+static const hs__tally tally0 = {0, 0, 0, 0, HS_CAP_NONE, 0};
+
+void hs_thread_loan_init_size(hs_thread_loan *l, size_t size)
+{
+    const hs_thread_loan def = {.size = sizeof def};
+    hs__options_fill(l, size, &def, sizeof def);
+}
+
+/* --- lane 1 --------------------------------------------------------------- */
+
+/* lane 1's events: its capabilities' to its summary, the others kept. */
+static int lane1_event(void *user, const hs_event *ev)
+{
+    lanes *L = user;
+    if (hs__summary_cap_tag(ev->tag))
+        return hs__summary_add_counted(L->s1, ev);
+    slot *sl = L->cur;
+    if (!hs_grow(L->alloc, (void **)&sl->kept, &sl->kept_cap, sl->nkept + 1,
+                 sizeof *sl->kept)) {
+        L->kept_failed = true;
+        return HS_ERR_NOMEM;
+    }
+    sl->kept[sl->nkept++] = *ev;
+    return 0;
+}
+
+/* Reads and frames the block sg into sl: true when it went as one
+ * pass's framing of it would. */
+static bool lane1_block(lanes *L, slot *sl, const hs__segment *sg)
+{
+    sl->t = tally0;
+    sl->nkept = 0;
+    if (hs__read_at(L->fd, sl->buf, sg->len, L->base + sg->off) != sg->len)
+        return false;
+    L->cur = sl;
+    return hs__reader_block(L->r1, sl->buf, sg->len, sg->off, lane1_event,
+                            L, &sl->t) &&
+           !L->kept_failed;
+}
+
+static void lane1_run(void *arg)
+{
+    lanes *L = arg;
+    size_t k = 0;
+    for (size_t i = 0; i < L->plan.n; i++) {
+        const hs__segment *sg = &L->plan.seg[i];
+        if (!sg->lane)
+            continue;
+        pthread_mutex_lock(&L->mu);
+        while (k - L->used >= L->nslots && !L->quit)
+            pthread_cond_wait(&L->cv, &L->mu);
+        bool quit = L->quit;
+        pthread_mutex_unlock(&L->mu);
+        if (quit)
+            return;
+        slot *sl = &L->slots[k % L->nslots];
+        bool ok = lane1_block(L, sl, sg);
+        pthread_mutex_lock(&L->mu);
+        sl->ok = ok;
+        L->done = ++k;
+        pthread_cond_broadcast(&L->cv);
+        pthread_mutex_unlock(&L->mu);
+        if (!ok)
+            return; /* lane 0 throws the lanes' work away */
+    }
+}
+
+/* --- lane 0 --------------------------------------------------------------- */
+
+/* Lane 1's block k once framed, or NULL when lane 1 could not. */
+static slot *wait_block(lanes *L, size_t k)
+{
+    pthread_mutex_lock(&L->mu);
+    while (L->done <= k)
+        pthread_cond_wait(&L->cv, &L->mu);
+    pthread_mutex_unlock(&L->mu);
+    slot *sl = &L->slots[k % L->nslots];
+    return sl->ok ? sl : NULL;
+}
+
+static void release_block(lanes *L)
+{
+    pthread_mutex_lock(&L->mu);
+    L->used++;
+    pthread_cond_broadcast(&L->cv);
+    pthread_mutex_unlock(&L->mu);
+}
+
+/* Adds a block's tally b, which comes after what a holds. */
+static void tally_add(hs__tally *a, const hs__tally *b)
+{
+    a->events += b->events;
+    a->markers += b->markers;
+    if (b->max_time > a->max_time)
+        a->max_time = b->max_time;
+    if (b->marker_max_time > a->marker_max_time)
+        a->marker_max_time = b->marker_max_time;
+    if (b->max_cap > a->max_cap)
+        a->max_cap = b->max_cap;
+    if (b->events > b->markers)
+        a->last_tag = b->last_tag;
+}
+
+/* Lane 1's block sg (its k-th) taken by lane 0: its kept events to fn,
+ * its tally into t, r moved past it. false when the lanes fail. */
+static bool take_block(lanes *L, hs_reader *r, const hs__segment *sg,
+                       size_t k, hs_event_fn fn, void *user, hs__tally *t)
+{
+    slot *sl = wait_block(L, k);
+    if (!sl || !hs__reader_at(r, sg->off))
+        return false;
+    for (size_t i = 0; i < sl->nkept; i++)
+        if (fn(user, &sl->kept[i]) != 0)
+            return false;
+    tally_add(t, &sl->t);
+    hs__reader_pos pos;
+    hs__reader_pos_get(r, &pos);
+    pos.off = pos.block_end = sg->off + sg->len;
+    pos.index += sl->t.events;
+    pos.block_cap = HS_CAP_NONE;
+    hs__reader_pos_set(r, &pos);
+    release_block(L);
+    return true;
+}
+
+/* Lane 0's run [from, to) through r. Returns the reader's HS_NEED_INPUT
+ * when it was all fed, HS_DONE, an error, fn's stop (also in *stop), or
+ * LANES_FAILED when a read fell short. The fd's position follows, for
+ * the progress a caller shows. */
+static int feed_run(lanes *L, hs_reader *r, uint8_t *buf, uint64_t from,
+                    uint64_t to, hs_event_fn fn, void *user, hs__tally *t,
+                    int *stop)
+{
+    for (uint64_t at = from; at < to;) {
+        size_t want = to - at < CHUNK ? (size_t)(to - at) : CHUNK;
+        if (hs__read_at(L->fd, buf, want, L->base + at) != want)
+            return LANES_FAILED;
+        at += want;
+        int st = hs__reader_feed_tally(r, buf, want, fn, user, t, stop);
+        (void)lseek(L->fd, (off_t)(L->base + at), SEEK_SET);
+        if (st != HS_NEED_INPUT)
+            return st;
+    }
+    return HS_NEED_INPUT;
+}
+
+/* Lane 0's part. Returns the pass's return, or LANES_FAILED. */
+static int lane0_run(lanes *L, hs_reader *r, hs_event_fn fn, void *user,
+                     hs__tally *t)
+{
+    uint8_t *buf = hs_malloc(L->alloc, CHUNK);
+    if (!buf)
+        return LANES_FAILED;
+    const hs__plan *p = &L->plan;
+    size_t k = 0;
+    int st = LANES_FAILED;
+    for (size_t i = 0; i < p->n;) {
+        const hs__segment *sg = &p->seg[i];
+        if (sg->lane) {
+            if (!take_block(L, r, sg, k++, fn, user, t)) {
+                st = LANES_FAILED;
+                break;
+            }
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < p->n && !p->seg[j].lane)
+            j++;
+        uint64_t to = p->seg[j - 1].off + p->seg[j - 1].len;
+        int stop = 0;
+        if (!hs__reader_at(r, sg->off)) {
+            st = LANES_FAILED;
+            break;
+        }
+        st = feed_run(L, r, buf, sg->off, to, fn, user, t, &stop);
+        if (j == p->n && st != LANES_FAILED) /* the last run */
+            st = stop ? stop : hs_reader_finish(r);
+        else if (st != HS_NEED_INPUT || !hs__reader_at(r, to))
+            st = LANES_FAILED;
+        if (st == LANES_FAILED)
+            break;
+        i = j;
+    }
+    hs_free(L->alloc, buf);
+    return st;
+}
+
+/* --- the two lanes together ------------------------------------------------ */
+
+/* Lane 1's reader, summary and buffers for plan p. */
+static bool lanes_open(lanes *L, const hs_reader *r, const hs_summary *s)
+{
+    L->r1 = hs__reader_clone(r);
+    L->s1 = hs__summary_lane(s);
+    L->nslots = L->plan.lane1_blocks < NSLOT ? L->plan.lane1_blocks : NSLOT;
+    if (!L->r1 || !L->s1)
+        return false;
+    for (size_t i = 0; i < L->nslots; i++)
+        if (!(L->slots[i].buf = hs_malloc(L->alloc, L->plan.lane1_max)))
+            return false;
+    pthread_mutex_init(&L->mu, NULL);
+    pthread_cond_init(&L->cv, NULL);
+    return true;
+}
+
+static void lanes_close(lanes *L, bool sync)
+{
+    if (sync) {
+        pthread_mutex_destroy(&L->mu);
+        pthread_cond_destroy(&L->cv);
+    }
+    for (size_t i = 0; i < NSLOT; i++) {
+        hs_free(L->alloc, L->slots[i].buf);
+        hs_free(L->alloc, L->slots[i].kept);
+    }
+    hs_reader_free(L->r1);
+    hs_summary_free(L->s1);
+    hs__plan_free(&L->plan, L->alloc);
+}
+
+/* Lane 0's part beside lane 1 in the lent thread; the pass's return, or
+ * LANES_FAILED. */
+static int two_lanes(lanes *L, hs_summary *s, hs_reader *r,
+                     const hs_thread_loan *loan, hs_event_fn fn, void *user,
+                     hs__tally *t)
+{
+    if (loan->start(loan->user, lane1_run, L) != 0)
+        return LANES_FAILED;
+    int st = lane0_run(L, r, fn, user, t);
+    pthread_mutex_lock(&L->mu);
+    L->quit = true;
+    pthread_cond_broadcast(&L->cv);
+    pthread_mutex_unlock(&L->mu);
+    loan->join(loan->user);
+    if (st == LANES_FAILED || (st < 0 && hs_reader_error(r)->code >= HS_OK))
+        return st; /* a failure of fn's: s's error, as one pass's */
+    int ms = hs__summary_merge(s, L->s1);
+    return ms == HS_ERR_MISUSE ? LANES_FAILED : ms < 0 ? ms : st;
+}
+
+/* The loan's thread, when it is one and fd a regular file; its start
+ * and the file's size from where fd stands in *base and *size. */
+static bool may_lend(const hs_thread_loan *loan, int fd, uint64_t *base,
+                     uint64_t *size)
+{
+    hs_thread_loan taken;
+    hs_thread_loan_init(&taken);
+    struct stat sb;
+    if (!loan || hs__options_take(&taken, sizeof taken, loan) ||
+        !taken.start || !taken.join || fstat(fd, &sb) != 0 ||
+        !S_ISREG(sb.st_mode))
+        return false;
+    off_t at = lseek(fd, 0, SEEK_CUR);
+    if (at < 0 || sb.st_size < at)
+        return false;
+    *base = (uint64_t)at;
+    *size = (uint64_t)(sb.st_size - at);
+    return true;
+}
+
+bool hs__lanes_summary(hs_summary *s, hs_reader *r, int fd,
+                       const hs_thread_loan *loan, hs_event_fn fn,
+                       void *user, hs__tally *t, int *st)
+{
+    uint64_t base, size, data_start;
+    if (!may_lend(loan, fd, &base, &size) || !hs__summary_fresh(s) ||
+        hs_reader_offset(r) != 0 || hs_reader_header_done(r))
+        return false;
+    lanes L = {.alloc = hs__reader_alloc(r), .fd = fd, .base = base};
+    bool header = hs__reader_header_pread(r, fd, base, &data_start) == HS_OK;
+    hs__reader_pos start;
+    hs__reader_pos_get(r, &start);
+    int rc = LANES_FAILED;
+    bool sync = false;
+    if (header && hs__plan_make(r, fd, base, data_start, size, &L.plan,
+                                L.alloc) == HS_OK &&
+        (sync = lanes_open(&L, r, s)))
+        rc = two_lanes(&L, s, r, loan, fn, user, t);
+    lanes_close(&L, sync);
+    if (rc != LANES_FAILED) {
+        *st = rc;
+        return true;
+    }
+    if (header) { /* back to the first event, for the one pass */
+        hs__summary_reset(s);
+        hs__reader_pos_set(r, &start);
+        *t = tally0;
+    }
+    (void)lseek(fd, (off_t)(base + data_start), SEEK_SET);
+    return false;
+}

@@ -1,0 +1,144 @@
+/*
+ * The summary of a pass in two lanes (load/load_lanes.c): a second
+ * summary takes the capability events of the capabilities the second
+ * lane reads (the six tags summary_event.c feeds to a capability's
+ * state), and is merged into the calling thread's at the end. Both
+ * summaries have the same window. A capability is in one lane only, so
+ * its state moves over whole; every other field the capability events
+ * set is a sum, a maximum or an OR (summary.h: nothing depends on the
+ * capabilities' interleaving), and the capabilities' order is their
+ * first events' by offset, which is the order of first appearance of
+ * one pass.
+ */
+#include "summary/summary_internal.h"
+#include "summary/summary_bulk.h"
+
+bool hs__summary_fresh(const hs_summary *s)
+{
+    return !s->events && !s->any_time && !s->norder && !s->finished &&
+           !s->sticky && s->err.code == HS_OK && !s->marker_names.count &&
+           !s->rts_id && !s->args && !s->ngens_alloc;
+}
+
+int hs__summary_invalid(hs_summary *s, const char *msg)
+{
+    return summary_fail(s, HS_ERR_INVALID, "%s", msg);
+}
+
+hs_summary *hs__summary_lane(const hs_summary *s)
+{
+    hs_summary *l = hs_summary_new_with(s->alloc);
+    if (l) {
+        l->windowed = s->windowed;
+        l->from = s->from;
+        l->to = s->to;
+    }
+    return l;
+}
+
+void hs__summary_reset(hs_summary *s)
+{
+    summary_free_state(s);
+    hs_summary keep = *s;
+    memset(s, 0, sizeof *s);
+    s->alloc_store = keep.alloc_store;
+    s->alloc = keep.alloc; /* &s->alloc_store or NULL: the same s */
+    s->windowed = keep.windowed;
+    s->from = keep.from;
+    s->to = keep.to;
+    s->from_marker = keep.from_marker;
+    s->to_marker = keep.to_marker;
+    s->input = keep.input;
+    s->par_all_balanced = true;
+    hs__error_clear(&s->err);
+    hs_intern_init(&s->marker_names, s->alloc);
+}
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Generation figures: the counts and sums added, the maxima kept. */
+static void merge_gen(hs_summary_gen *g, const hs_summary_gen *l)
+{
+    g->collections += l->collections;
+    g->par_collections += l->par_collections;
+    g->timed += l->timed;
+    g->elapsed_ns += l->elapsed_ns;
+    g->max_pause_ns = max64(g->max_pause_ns, l->max_pause_ns);
+    g->copied_bytes += l->copied_bytes;
+    g->max_slop_bytes = max64(g->max_slop_bytes, l->max_slop_bytes);
+}
+
+/* The whole-log figures the capability events set. */
+static void merge_scalars(hs_summary *s, const hs_summary *l)
+{
+    if (l->any_gen && (!s->any_gen || l->max_gen_seen > s->max_gen_seen))
+        s->max_gen_seen = l->max_gen_seen;
+    s->any_gen |= l->any_gen;
+    s->any_gc_stats |= l->any_gc_stats;
+    s->any_gc_start |= l->any_gc_start;
+    s->any_heap_size |= l->any_heap_size;
+    s->any_alloc |= l->any_alloc;
+    s->any_sparks |= l->any_sparks;
+    s->copied += l->copied;
+    s->max_heap_size = max64(s->max_heap_size, l->max_heap_size);
+    s->par_copied += l->par_copied;
+    s->par_balanced += l->par_balanced;
+    s->par_max += l->par_max;
+    s->par_tot += l->par_tot;
+    if (l->par_threads_max > s->par_threads_max)
+        s->par_threads_max = l->par_threads_max;
+    s->par_any |= l->par_any;
+    s->par_all_balanced &= l->par_all_balanced;
+}
+
+/* s's and l's capabilities in one order, by their first events' offsets
+ * (each list is in that order already), into out. */
+static void merge_order(const hs_summary *s, const hs_summary *l,
+                        capstate *const *caps, uint32_t *out)
+{
+    size_t i = 0, j = 0, n = 0;
+    while (i < s->norder || j < l->norder) {
+        bool take_s = j == l->norder ||
+                      (i < s->norder && caps[s->order[i]]->first_off <
+                                            caps[l->order[j]]->first_off);
+        out[n] = take_s ? s->order[i++] : l->order[j++];
+        caps[out[n]]->order = (uint32_t)n;
+        n++;
+    }
+}
+
+int hs__summary_merge(hs_summary *s, hs_summary *l)
+{
+    if (s->sticky || l->sticky)
+        return s->sticky ? s->err.code : summary_nomem(s);
+    size_t need_caps = 0;
+    for (size_t i = 0; i < l->norder; i++) {
+        size_t slot = l->order[i];
+        if (slot < s->ncaps_alloc && s->caps[slot])
+            return HS_ERR_MISUSE; /* in both lanes: the plan was wrong */
+        need_caps = slot + 1 > need_caps ? slot + 1 : need_caps;
+    }
+    uint32_t *order = NULL;
+    size_t norder = s->norder + l->norder, order_cap = 0;
+    if (!hs_grow_zeroed(s->alloc, (void **)&s->caps, &s->ncaps_alloc,
+                        need_caps, sizeof *s->caps) ||
+        !hs_grow_zeroed(s->alloc, (void **)&s->gens, &s->ngens_alloc,
+                        l->ngens_alloc, sizeof *s->gens) ||
+        (norder && !hs_grow(s->alloc, (void **)&order, &order_cap, norder,
+                            sizeof *order)))
+        return summary_nomem(s);
+    for (size_t i = 0; i < l->norder; i++) {
+        s->caps[l->order[i]] = l->caps[l->order[i]];
+        l->caps[l->order[i]] = NULL; /* s's now */
+    }
+    merge_order(s, l, s->caps, order);
+    hs_free(s->alloc, s->order);
+    s->order = order;
+    s->norder = norder;
+    s->order_cap = order_cap;
+    l->norder = 0;
+    for (size_t g = 0; g < l->ngens_alloc; g++)
+        merge_gen(&s->gens[g], &l->gens[g]);
+    merge_scalars(s, l);
+    return HS_OK;
+}
