@@ -10,6 +10,7 @@
 #include <heapscope/heapscope.h>
 
 #include "evwriter.h"
+#include "lanes_check.h"
 #include "testutil.h"
 
 #include <CUnit/Basic.h>
@@ -108,24 +109,11 @@ static void reap(int fd, pid_t pid)
     waitpid(pid, &status, 0);
 }
 
-static char *text_of(const hs_summary *s, bool json)
-{
-    hs_membuf m = {0};
-    hs_sink k = hs_membuf_sink(&m);
-    if (json)
-        hs_summary_render_json(s, &k);
-    else
-        hs_summary_render_text(s, &k);
-    char *t = strdup(m.data ? m.data : "");
-    hs_membuf_free(&m);
-    return t;
-}
-
 static void same_summary(const hs_summary *want, const hs_summary *got,
                          const char *name)
 {
     for (int json = 0; json < 2; json++) {
-        char *a = text_of(want, json), *b = text_of(got, json);
+        char *a = onepass_text(want, json), *b = onepass_text(got, json);
         if (strcmp(a, b) != 0)
             printf("\n  %s: the one pass's %s differs\n", name,
                    json ? "JSON" : "text");
@@ -207,6 +195,9 @@ static void check_census_pass(const char *path,
     fclose(f2);
 }
 
+/* How many of the logs check_log() read the lanes took. */
+static int lanes_run;
+
 static void check_log(const char *path)
 {
     size_t len;
@@ -235,6 +226,7 @@ static void check_log(const char *path)
             reap(fd, pid);
     }
     check_census_pass(path, points, want);
+    lanes_run += lanes_compare(path, NULL) > 0;
     hs_summary_free(want);
     free(log);
 }
@@ -388,7 +380,7 @@ static char *interleaved(hs_event runs[N_STATES][PER_STATE], size_t len,
         left--;
     }
     CU_ASSERT_EQUAL(hs_summary_finish(s), HS_OK);
-    char *t = text_of(s, false), *j = text_of(s, true);
+    char *t = onepass_text(s, false), *j = onepass_text(s, true);
     char *both = malloc(strlen(t) + strlen(j) + 1);
     CU_ASSERT_FATAL(both != NULL);
     strcpy(both, t);
@@ -430,9 +422,10 @@ static void test_samples(void)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/samples", tu_source_dir());
+    lanes_run = 0;
     int n = check_dir(dir);
     CU_ASSERT(n >= 10);
-    printf("\n  %d sample logs\n", n);
+    printf("\n  %d sample logs, %d of them in two lanes\n", n, lanes_run);
 }
 
 static void test_corpus(void)
@@ -442,7 +435,9 @@ static void test_corpus(void)
         tu_skip("no corpus at $HEAPSCOPE_SHARED_DIR/corpus/ghc-events");
         return;
     }
-    printf("\n  %d corpus logs\n", check_dir(dir));
+    lanes_run = 0;
+    int n = check_dir(dir);
+    printf("\n  %d corpus logs, %d of them in two lanes\n", n, lanes_run);
 }
 
 int main(void)
@@ -452,6 +447,8 @@ int main(void)
         {"corpus logs: one pass as event by event", test_corpus},
         {"events after a block's end", test_after_block_end},
         {"capabilities in any interleaving", test_cap_interleaving},
+        {"two lanes as one pass, on logs made to break them",
+         test_lanes_built},
         {NULL, NULL},
     };
     return tu_main("onepass", NULL, NULL, tests);

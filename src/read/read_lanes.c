@@ -121,7 +121,11 @@ static uint64_t item_length(const hs_reader *r, const uint8_t *head,
 }
 
 /* The blocks and outside events from data_start to the data-end marker
- * or the file's end. */
+ * or the file's end. At the first thing the walk cannot tell (a block or
+ * event cut by the file's end, an undeclared tag, a block marker one
+ * pass would refuse, too many events outside blocks) it stops: the rest
+ * is one last segment, which lane 0 reads as one pass does, errors, cut
+ * and all. */
 static int walk(const hs_reader *r, int fd, uint64_t base, uint64_t off,
                 uint64_t size, hs__plan *p, const hs_allocator *alloc)
 {
@@ -131,22 +135,23 @@ static int walk(const hs_reader *r, int fd, uint64_t base, uint64_t off,
         size_t want = size - off < sizeof head ? (size_t)(size - off)
                                                : sizeof head;
         size_t n = hs__read_at(fd, head, want, base + off);
-        if (n < 2 || n < want)
-            return NO_LANES;
-        if (hs_be16(head) == DATA_END_TAG) {
+        if (n >= 2 && hs_be16(head) == DATA_END_TAG) {
             p->end = off + 2;
             return add_segment(p, alloc, off, 2, HS_SEG_OUTSIDE)
                        ? HS_OK : HS_ERR_NOMEM;
         }
         int32_t cap;
-        uint64_t len = item_length(r, head, n, size - off, &cap);
+        uint64_t len = n == want && n >= 2
+                           ? item_length(r, head, n, size - off, &cap) : 0;
         if (!len || (cap == HS_SEG_OUTSIDE && ++outside > MAX_OUTSIDE))
-            return NO_LANES;
+            break;
         if (!add_segment(p, alloc, off, len, cap))
             return HS_ERR_NOMEM;
         off += len;
     }
-    p->end = off;
+    if (off < size && !add_segment(p, alloc, off, size - off, HS_SEG_OUTSIDE))
+        return HS_ERR_NOMEM;
+    p->end = size;
     return HS_OK;
 }
 

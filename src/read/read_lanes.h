@@ -47,10 +47,11 @@ int hs__reader_header_pread(hs_reader *r, int fd, uint64_t base,
 /*
  * The plan of the data section of r's log (r at its first event, at
  * data_start) in a file of `size` bytes from base: its blocks and the
- * events outside them, framed by the headers alone, and the capabilities
- * shared out between the lanes. Returns HS_OK, HS_ERR_NOMEM, or 1 when
- * the log is not one to read in two lanes (no two capabilities' blocks,
- * a block past the end of the file, an undeclared tag, a cut event...).
+ * events outside them, framed by the headers alone, up to the first
+ * thing the walk cannot tell for sure (a cut, an undeclared tag...),
+ * after which the rest is one segment; and the capabilities shared out
+ * between the lanes. Returns HS_OK, HS_ERR_NOMEM, or 1 when the log is
+ * not one to read in two lanes (fewer than two capabilities' blocks).
  */
 int hs__plan_make(const hs_reader *r, int fd, uint64_t base,
                   uint64_t data_start, uint64_t size, hs__plan *p,

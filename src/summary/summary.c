@@ -122,8 +122,8 @@ void hs_summary_free(hs_summary *s)
 void summary_free_state(hs_summary *s)
 {
     const hs_allocator *a = s->alloc;
-    for (size_t i = 0; i < s->ncaps_alloc; i++)
-        hs_free(a, s->caps[i]);
+    for (size_t i = 0; i < s->norder; i++) /* every state made is there */
+        hs_free(a, s->caps[s->order[i]]);
     hs_free(a, s->caps);
     hs_free(a, s->order);
     hs_free(a, s->gens);

@@ -1,0 +1,348 @@
+/*
+ * The summary's pass in two lanes against the one pass (lanes_check.h):
+ * a lent thread of the test's own, and logs made to meet every way the
+ * lanes could go wrong: capabilities' state across blocks, the events the
+ * calling thread takes from the other lane's blocks, corrupt events and
+ * block sizes, and cuts.
+ */
+#include "lanes_check.h"
+#include "evwriter.h"
+#include "testutil.h"
+
+#include <CUnit/Basic.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *onepass_text(const hs_summary *s, bool json)
+{
+    hs_membuf m = {0};
+    hs_sink k = hs_membuf_sink(&m);
+    if (json)
+        hs_summary_render_json(s, &k);
+    else
+        hs_summary_render_text(s, &k);
+    char *t = strdup(m.data ? m.data : "");
+    hs_membuf_free(&m);
+    return t;
+}
+
+/* --- the lent thread --------------------------------------------------- */
+
+typedef struct test_loan {
+    pthread_t thread;
+    void (*fn)(void *);
+    void *arg;
+    int starts;
+} test_loan;
+
+static void *loan_run(void *arg)
+{
+    test_loan *l = arg;
+    l->fn(l->arg);
+    return NULL;
+}
+
+static int loan_start(void *user, void (*fn)(void *), void *arg)
+{
+    test_loan *l = user;
+    l->fn = fn;
+    l->arg = arg;
+    l->starts++;
+    return pthread_create(&l->thread, NULL, loan_run, l);
+}
+
+static void loan_join(void *user)
+{
+    pthread_join(((test_loan *)user)->thread, NULL);
+}
+
+/* --- one log both ways ------------------------------------------------- */
+
+typedef struct outcome {
+    int st, finish;
+    hs_error rerr, serr;
+    char warning[256];
+    uint64_t offset;
+    char *json;
+} outcome;
+
+static void load(const char *path, const hs_summary_window *w,
+                 const hs_thread_loan *loan, outcome *o)
+{
+    FILE *f = fopen(path, "rb");
+    hs_summary *s = hs_summary_new();
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_FATAL(f && s && r);
+    CU_ASSERT_EQUAL(hs_summary_set_input(s, "log"), HS_OK);
+    if (w)
+        CU_ASSERT_EQUAL(hs_summary_set_window(s, w), HS_OK);
+    o->st = loan ? hs_summary_load_fd_lent(s, r, fileno(f), loan)
+                 : hs_summary_load_fd(s, r, fileno(f));
+    o->rerr = *hs_reader_error(r);
+    o->serr = *hs_summary_error(s);
+    snprintf(o->warning, sizeof o->warning, "%s",
+             hs_reader_warning(r) ? hs_reader_warning(r) : "");
+    o->offset = hs_reader_offset(r);
+    o->finish = hs_summary_finish(s);
+    o->json = onepass_text(s, true);
+    hs_reader_free(r);
+    hs_summary_free(s);
+    fclose(f);
+}
+
+static bool same_error(const hs_error *a, const hs_error *b)
+{
+    return a->code == b->code && a->offset == b->offset &&
+           a->event_index == b->event_index &&
+           strcmp(a->message, b->message) == 0;
+}
+
+int lanes_compare(const char *path, const hs_summary_window *w)
+{
+    test_loan tl = {0};
+    hs_thread_loan loan;
+    hs_thread_loan_init(&loan);
+    loan.start = loan_start;
+    loan.join = loan_join;
+    loan.user = &tl;
+    outcome one, two;
+    load(path, w, NULL, &one);
+    load(path, w, &loan, &two);
+    bool same = one.st == two.st && one.finish == two.finish &&
+                same_error(&one.rerr, &two.rerr) &&
+                same_error(&one.serr, &two.serr) &&
+                strcmp(one.warning, two.warning) == 0 &&
+                one.offset == two.offset &&
+                strcmp(one.json, two.json) == 0;
+    if (!same)
+        printf("\n  %s: the lanes differ (%d, %s)\n--- one pass: %d, %s\n%s"
+               "--- lanes:\n%s\n", path, two.st, two.rerr.message, one.st,
+               one.rerr.message, one.json, two.json);
+    CU_ASSERT(same);
+    free(one.json);
+    free(two.json);
+    return tl.starts;
+}
+
+/* --- a -N3 log -------------------------------------------------------- */
+
+enum { LANE_CAPS = 3, ROUNDS = 12, MAX_BLOCKS = ROUNDS * (LANE_CAPS + 1),
+       MAX_NOTED = 64 };
+
+typedef struct built {
+    evw w;
+    uint64_t t;
+    bool open[LANE_CAPS];
+    uint64_t alloc[LANE_CAPS], sparks[LANE_CAPS];
+    size_t block[MAX_BLOCKS];
+    size_t nblocks;
+    size_t noted[MAX_NOTED]; /* the middle round's capability events */
+    bool noted_var[MAX_NOTED];
+    size_t nnoted;
+    bool noting;
+    int only;                /* >= 0: the one capability with figures */
+} built;
+
+static void put(built *b, hs_event ev, uint64_t dt)
+{
+    ev.known = true;
+    size_t at = evw_write(&b->w, b->t += dt, &ev);
+    if (b->noting && b->nnoted < MAX_NOTED) {
+        b->noted_var[b->nnoted] = ev.tag == HS_EV_USER_MARKER;
+        b->noted[b->nnoted++] = at;
+    }
+}
+
+static hs_event heap_ev(uint16_t tag, uint64_t bytes)
+{
+    hs_event ev = {.tag = tag};
+    ev.u.heap.bytes = bytes;
+    return ev;
+}
+
+/* One collection's end on cap: its statistics (three generations, some
+ * parallel) and GC_END. */
+static void gc_end(built *b, uint16_t cap, int round, int i)
+{
+    hs_event st = {.tag = HS_EV_GC_STATS_GHC};
+    st.u.gc_stats.gen = (uint16_t)((round + i + cap) % 3);
+    st.u.gc_stats.copied = 1000u * (unsigned)round + 7u * cap + (unsigned)i;
+    st.u.gc_stats.slop = (uint64_t)(round * 31 + cap * 17) % 400;
+    st.u.gc_stats.par_threads = 1 + (uint32_t)((round + cap) % 2);
+    st.u.gc_stats.par_max_copied = 300u + (unsigned)round;
+    st.u.gc_stats.par_tot_copied = 500u + cap;
+    st.u.gc_stats.par_balanced_copied = 200u + (unsigned)i;
+    st.u.gc_stats.has_balanced = true;
+    if (b->only < 0 || b->only == cap)
+        put(b, st, 5);
+    put(b, (hs_event){.tag = HS_EV_GC_END},
+        20 + (uint64_t)(cap * 13 + round * 7 + i * 29) % 50);
+}
+
+/* A block of cap: collections that open in one block and end in a later
+ * one, the capability's counters, and the events of the whole log's
+ * figures (HEAP_LIVE, USER_MARKER, HEAP_SIZE) among them. */
+static void cap_block(built *b, uint16_t cap, int round)
+{
+    b->block[b->nblocks++] = b->w.len;
+    size_t start = evw_block(&b->w, b->t, cap);
+    for (int i = 0; i < 2 + (round + cap) % 3; i++) {
+        if (b->open[cap])
+            gc_end(b, cap, round, i);
+        else
+            put(b, (hs_event){.tag = HS_EV_GC_START}, 10);
+        b->open[cap] = !b->open[cap];
+        b->alloc[cap] += 4096u * (unsigned)(round + 1 + cap);
+        if (b->only < 0 || b->only == cap)
+            put(b, heap_ev(HS_EV_HEAP_ALLOCATED, b->alloc[cap]), 3);
+    }
+    if ((round + cap) % 3 == 0)
+        put(b, heap_ev(HS_EV_HEAP_LIVE, 10000u + 97u * (unsigned)round *
+                                                    (cap + 1u)), 2);
+    if ((round + cap) % 4 == 1) {
+        hs_event m = {.tag = HS_EV_USER_MARKER};
+        char text[32];
+        snprintf(text, sizeof text, "mark %d %u", round, cap);
+        m.u.msg.text = (hs_str){text, strlen(text)};
+        put(b, m, 4);
+    }
+    if (b->only >= 0 && b->only != cap) {
+        evw_block_end(&b->w, start, b->t);
+        return;
+    }
+    put(b, heap_ev(HS_EV_HEAP_SIZE, (uint64_t)(1 + (round * cap) % 5) << 20),
+        1);
+    hs_event sp = {.tag = HS_EV_SPARK_COUNTERS};
+    sp.u.spark_counters.created = b->sparks[cap] += (uint64_t)round + cap;
+    sp.u.spark_counters.converted = b->sparks[cap] / 2;
+    put(b, sp, 6);
+    evw_block_end(&b->w, start, b->t);
+}
+
+/* The log; only >= 0 makes that capability the one whose blocks hold
+ * the statistics, counters and heap sizes, so that every
+ * figure of the whole log comes from one lane or the other. */
+static void build_log(built *b, int only)
+{
+    memset(b, 0, sizeof *b);
+    b->only = only;
+    evw_init(&b->w);
+    evw_header_begin(&b->w);
+    evw_declare_ghc92(&b->w);
+    evw_declare_tag(&b->w, HS_EV_SPARK_COUNTERS);
+    evw_header_end(&b->w);
+    b->t = 1000;
+    hs_event id = {.tag = HS_EV_RTS_IDENTIFIER, .known = true};
+    id.u.rts_identifier.text = (hs_str){"GHC-9.2.8 rts_thr", 17};
+    evw_write(&b->w, b->t, &id);
+    for (int round = 0; round < ROUNDS; round++) {
+        for (uint16_t cap = 0; cap < LANE_CAPS; cap++) {
+            b->noting = round == ROUNDS / 2;
+            cap_block(b, (uint16_t)((cap + (unsigned)round) % LANE_CAPS),
+                      round);
+            b->noting = false;
+        }
+        if (round % 2) { /* the global buffer: heap figures, no capability */
+            b->block[b->nblocks++] = b->w.len;
+            size_t g = evw_block(&b->w, b->t, 0xffff);
+            put(b, heap_ev(HS_EV_HEAP_LIVE, 5000u + (unsigned)round), 2);
+            if (only < 0)
+                put(b, heap_ev(HS_EV_HEAP_SIZE, (uint64_t)round << 19), 2);
+            evw_block_end(&b->w, g, b->t);
+        }
+    }
+    evw_data_end(&b->w);
+}
+
+static void write_log(const char *path, const uint8_t *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_FATAL(fwrite(data, 1, len, f) == len);
+    fclose(f);
+}
+
+/* The log with its byte at `at` (and the next) set to v, both ways. */
+static void compare_patched(const char *path, const built *b, size_t at,
+                            uint16_t v)
+{
+    uint8_t *copy = malloc(b->w.len);
+    CU_ASSERT_FATAL(copy != NULL);
+    memcpy(copy, b->w.data, b->w.len);
+    copy[at] = (uint8_t)(v >> 8);
+    copy[at + 1] = (uint8_t)v;
+    write_log(path, copy, b->w.len);
+    lanes_compare(path, NULL);
+    free(copy);
+}
+
+/* Every event of the middle round's blocks made undeclared, a block
+ * marker, or (a variable one) longer than its block. */
+static void corrupt_events(const char *path, const built *b)
+{
+    for (size_t i = 0; i < b->nnoted; i++) {
+        compare_patched(path, b, b->noted[i], 0x7fff);
+        compare_patched(path, b, b->noted[i], HS_EV_BLOCK_MARKER);
+        if (b->noted_var[i])
+            compare_patched(path, b, b->noted[i] + 10, 0xfff0);
+    }
+}
+
+/* Block sizes that end inside an event or past the next block's start. */
+static void off_sizes(const char *path, const built *b)
+{
+    static const int by[] = {-1, 1, -5, 3, 24};
+    for (size_t k = ROUNDS / 2 * 4; k < ROUNDS / 2 * 4 + 4; k++) {
+        const uint8_t *p = b->w.data + b->block[k] + 10;
+        uint32_t size = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+                        (uint32_t)p[2] << 8 | p[3];
+        for (size_t i = 0; i < sizeof by / sizeof by[0]; i++) {
+            uint32_t v = size + (uint32_t)by[i];
+            compare_patched(path, b, b->block[k] + 10, (uint16_t)(v >> 16));
+            compare_patched(path, b, b->block[k] + 12, (uint16_t)v);
+        }
+    }
+}
+
+/* The log cut at every byte of its last two blocks (a capability's and
+ * the global buffer's). */
+static void cuts(const char *path, const built *b)
+{
+    write_log(path, b->w.data, b->w.len);
+    for (size_t len = b->w.len; len > b->block[b->nblocks - 2]; len--) {
+        CU_ASSERT_FATAL(truncate(path, (off_t)len - 1) == 0);
+        lanes_compare(path, NULL);
+    }
+}
+
+void test_lanes_built(void)
+{
+    built b;
+    char path[] = "/tmp/heapscope-lanes-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    for (int only = 0; only < LANE_CAPS; only++) {
+        build_log(&b, only);
+        write_log(path, b.w.data, b.w.len);
+        CU_ASSERT_EQUAL(lanes_compare(path, NULL), 1);
+        evw_free(&b.w);
+    }
+    build_log(&b, -1);
+    write_log(path, b.w.data, b.w.len);
+    CU_ASSERT_EQUAL(lanes_compare(path, NULL), 1);
+    hs_summary_window win;
+    hs_summary_window_init(&win);
+    win.from_ns = 1000 + (b.t - 1000) / 4;
+    win.to_ns = 1000 + (b.t - 1000) * 3 / 4;
+    CU_ASSERT_EQUAL(lanes_compare(path, &win), 1);
+    corrupt_events(path, &b);
+    off_sizes(path, &b);
+    cuts(path, &b);
+    unlink(path);
+    evw_free(&b.w);
+}

@@ -1,0 +1,26 @@
+/*
+ * The summary's pass in two lanes (hs_summary_load_fd_lent) against the
+ * one pass (hs_summary_load_fd), for test_onepass.c.
+ */
+#ifndef HEAPSCOPE_TEST_LANES_CHECK_H
+#define HEAPSCOPE_TEST_LANES_CHECK_H
+
+#include <heapscope/heapscope.h>
+
+#include <stdbool.h>
+
+/* The summary's text (json false) or JSON, malloc'd. */
+char *onepass_text(const hs_summary *s, bool json);
+
+/* The log file at path read both ways, everything compared: the return,
+ * the reader's error, offset and warning, the summary's error and JSON
+ * (with window w when not NULL). Returns how many times the lanes' pass
+ * started its second thread (0: the log was read in one pass). */
+int lanes_compare(const char *path, const hs_summary_window *w);
+
+/* A -N3 log made with tests/evwriter.c, read both ways whole, with a
+ * corrupt event at every event of its capabilities' middle blocks, block
+ * sizes off an event's end, and cut at every byte of its last two blocks. */
+void test_lanes_built(void);
+
+#endif
