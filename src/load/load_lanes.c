@@ -41,10 +41,20 @@ enum { CHUNK = 128 * 1024 };
 /* hs__lanes_summary()'s own outcome: the lanes did not go through. */
 #define LANES_FAILED 1000
 
+/* An event lane 1 keeps for lane 0: framed, not decoded; its payload
+ * at `at` in its block's bytes. */
+typedef struct kept {
+    uint64_t time, offset, index;
+    uint32_t at, len;
+    int32_t cap;
+    uint16_t tag;
+} kept;
+
 typedef struct slot {
-    uint8_t *buf;
-    hs_event *kept;          /* the events for lane 0, in order */
+    kept *kept;              /* the events for lane 0, in order */
     size_t nkept, kept_cap;
+    uint8_t *bytes;          /* their payloads */
+    size_t nbytes, bytes_cap;
     hs__tally t;
     bool ok;
 } slot;
@@ -56,6 +66,7 @@ typedef struct lanes {
     hs__plan plan;
     hs_reader *r1;
     hs_summary *s1;
+    uint8_t *buf1;           /* lane 1's piece of a block */
     slot slots[NSLOT];
     size_t nslots;
     slot *cur;               /* lane 1's block */
@@ -85,11 +96,19 @@ static int lane1_event(void *user, const hs_event *ev)
         return hs__summary_add_counted(L->s1, ev);
     slot *sl = L->cur;
     if (!hs_grow(L->alloc, (void **)&sl->kept, &sl->kept_cap, sl->nkept + 1,
-                 sizeof *sl->kept)) {
+                 sizeof *sl->kept) ||
+        !hs_grow(L->alloc, (void **)&sl->bytes, &sl->bytes_cap,
+                 sl->nbytes + ev->payload_len, 1)) {
         L->kept_failed = true;
         return HS_ERR_NOMEM;
     }
-    sl->kept[sl->nkept++] = *ev;
+    sl->kept[sl->nkept++] = (kept){ev->time, ev->offset, ev->index,
+                                   (uint32_t)sl->nbytes,
+                                   (uint32_t)ev->payload_len, ev->cap,
+                                   ev->tag};
+    if (ev->payload_len)
+        memcpy(sl->bytes + sl->nbytes, ev->payload, ev->payload_len);
+    sl->nbytes += ev->payload_len;
     return 0;
 }
 
@@ -98,12 +117,10 @@ static int lane1_event(void *user, const hs_event *ev)
 static bool lane1_block(lanes *L, slot *sl, const hs__segment *sg)
 {
     sl->t = tally0;
-    sl->nkept = 0;
-    if (hs__read_at(L->fd, sl->buf, sg->len, L->base + sg->off) != sg->len)
-        return false;
+    sl->nkept = sl->nbytes = 0;
     L->cur = sl;
-    return hs__reader_block(L->r1, sl->buf, sg->len, sg->off, lane1_event,
-                            L, &sl->t) &&
+    return hs__reader_block(L->r1, L->fd, L->base, sg->off, sg->len, L->buf1,
+                            CHUNK, lane1_event, L, &sl->t) &&
            !L->kept_failed;
 }
 
@@ -178,12 +195,17 @@ static bool take_block(lanes *L, hs_reader *r, const hs__segment *sg,
     slot *sl = wait_block(L, k);
     if (!sl || !hs__reader_at(r, sg->off))
         return false;
-    for (size_t i = 0; i < sl->nkept; i++)
-        if (fn(user, &sl->kept[i]) != 0)
-            return false;
-    tally_add(t, &sl->t);
     hs__reader_pos pos;
     hs__reader_pos_get(r, &pos);
+    for (size_t i = 0; i < sl->nkept; i++) {
+        const kept *kp = &sl->kept[i];
+        hs_event ev = {.tag = kp->tag, .cap = kp->cap, .time = kp->time,
+                       .offset = kp->offset, .index = pos.index + kp->index,
+                       .payload = sl->bytes + kp->at, .payload_len = kp->len};
+        if (hs__reader_decode_kept(r, &ev) < 0 || fn(user, &ev) != 0)
+            return false;
+    }
+    tally_add(t, &sl->t);
     pos.off = pos.block_end = sg->off + sg->len;
     pos.index += sl->t.events;
     pos.block_cap = HS_CAP_NONE;
@@ -213,46 +235,43 @@ static int feed_run(lanes *L, hs_reader *r, uint8_t *buf, uint64_t from,
     return HS_NEED_INPUT;
 }
 
-/* Lane 0's part. Returns the pass's return, or LANES_FAILED. */
-static int lane0_run(lanes *L, hs_reader *r, hs_event_fn fn, void *user,
-                     hs__tally *t)
+/* Where lane 0's last run starts: after every block of lane 1. */
+static size_t last_run(const hs__plan *p)
 {
-    uint8_t *buf = hs_malloc(L->alloc, CHUNK);
-    if (!buf)
-        return LANES_FAILED;
+    size_t i = p->n;
+    while (i > 0 && !p->seg[i - 1].lane)
+        i--;
+    return i;
+}
+
+/* Lane 0's part up to its last run: HS_OK, or LANES_FAILED. */
+static int lane0_run(lanes *L, hs_reader *r, uint8_t *buf, hs_event_fn fn,
+                     void *user, hs__tally *t)
+{
     const hs__plan *p = &L->plan;
+    const size_t last = last_run(p);
     size_t k = 0;
-    int st = LANES_FAILED;
-    for (size_t i = 0; i < p->n;) {
+    for (size_t i = 0; i < last;) {
         const hs__segment *sg = &p->seg[i];
         if (sg->lane) {
-            if (!take_block(L, r, sg, k++, fn, user, t)) {
-                st = LANES_FAILED;
-                break;
-            }
+            if (!take_block(L, r, sg, k++, fn, user, t))
+                return LANES_FAILED;
             i++;
             continue;
         }
         size_t j = i;
-        while (j < p->n && !p->seg[j].lane)
+        while (!p->seg[j].lane)
             j++;
         uint64_t to = p->seg[j - 1].off + p->seg[j - 1].len;
         int stop = 0;
-        if (!hs__reader_at(r, sg->off)) {
-            st = LANES_FAILED;
-            break;
-        }
-        st = feed_run(L, r, buf, sg->off, to, fn, user, t, &stop);
-        if (j == p->n && st != LANES_FAILED) /* the last run */
-            st = stop ? stop : hs_reader_finish(r);
-        else if (st != HS_NEED_INPUT || !hs__reader_at(r, to))
-            st = LANES_FAILED;
-        if (st == LANES_FAILED)
-            break;
+        if (!hs__reader_at(r, sg->off) ||
+            feed_run(L, r, buf, sg->off, to, fn, user, t, &stop) !=
+                HS_NEED_INPUT ||
+            !hs__reader_at(r, to))
+            return LANES_FAILED;
         i = j;
     }
-    hs_free(L->alloc, buf);
-    return st;
+    return HS_OK;
 }
 
 /* --- the two lanes together ------------------------------------------------ */
@@ -263,11 +282,9 @@ static bool lanes_open(lanes *L, const hs_reader *r, const hs_summary *s)
     L->r1 = hs__reader_clone(r);
     L->s1 = hs__summary_lane(s);
     L->nslots = L->plan.lane1_blocks < NSLOT ? L->plan.lane1_blocks : NSLOT;
-    if (!L->r1 || !L->s1)
+    L->buf1 = hs_malloc(L->alloc, CHUNK);
+    if (!L->r1 || !L->s1 || !L->buf1)
         return false;
-    for (size_t i = 0; i < L->nslots; i++)
-        if (!(L->slots[i].buf = hs_malloc(L->alloc, L->plan.lane1_max)))
-            return false;
     pthread_mutex_init(&L->mu, NULL);
     pthread_cond_init(&L->cv, NULL);
     return true;
@@ -280,9 +297,10 @@ static void lanes_close(lanes *L, bool sync)
         pthread_cond_destroy(&L->cv);
     }
     for (size_t i = 0; i < NSLOT; i++) {
-        hs_free(L->alloc, L->slots[i].buf);
         hs_free(L->alloc, L->slots[i].kept);
+        hs_free(L->alloc, L->slots[i].bytes);
     }
+    hs_free(L->alloc, L->buf1);
     hs_reader_free(L->r1);
     hs_summary_free(L->s1);
     hs__plan_free(&L->plan, L->alloc);
@@ -294,18 +312,31 @@ static int two_lanes(lanes *L, hs_summary *s, hs_reader *r,
                      const hs_thread_loan *loan, hs_event_fn fn, void *user,
                      hs__tally *t)
 {
-    if (loan->start(loan->user, lane1_run, L) != 0)
+    uint8_t *buf = hs_malloc(L->alloc, CHUNK);
+    if (!buf || loan->start(loan->user, lane1_run, L) != 0) {
+        hs_free(L->alloc, buf);
         return LANES_FAILED;
-    int st = lane0_run(L, r, fn, user, t);
+    }
+    int st = lane0_run(L, r, buf, fn, user, t);
     pthread_mutex_lock(&L->mu);
     L->quit = true;
     pthread_cond_broadcast(&L->cv);
     pthread_mutex_unlock(&L->mu);
     loan->join(loan->user);
-    if (st == LANES_FAILED || (st < 0 && hs_reader_error(r)->code >= HS_OK))
-        return st; /* a failure of fn's: s's error, as one pass's */
-    int ms = hs__summary_merge(s, L->s1);
-    return ms == HS_ERR_MISUSE ? LANES_FAILED : ms < 0 ? ms : st;
+    /* lane 1's capabilities merged before the last run, which may hold
+     * more of their events (a block the walk could not tell) */
+    if (st == HS_OK && (st = hs__summary_merge(s, L->s1)) == HS_ERR_MISUSE)
+        st = LANES_FAILED;
+    const hs__segment *sg = &L->plan.seg[last_run(&L->plan)];
+    int stop = 0;
+    if (st == HS_OK && !hs__reader_at(r, sg->off))
+        st = LANES_FAILED;
+    if (st == HS_OK)
+        st = feed_run(L, r, buf, sg->off, L->plan.end, fn, user, t, &stop);
+    if (st != LANES_FAILED && st != HS_ERR_NOMEM)
+        st = stop ? stop : hs_reader_finish(r);
+    hs_free(L->alloc, buf);
+    return st;
 }
 
 /* The loan's thread, when it is one and fd a regular file; its start

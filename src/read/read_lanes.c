@@ -20,8 +20,6 @@ enum { HEAD_CHUNK = 64 * 1024 };
 /* More events outside any block than this and the plan is not worth
  * walking (a log without blocks is read in one pass). */
 enum { MAX_OUTSIDE = 4096 };
-/* The longest block the second lane takes (GHC's are 2 MB). */
-#define LANE_BLOCK_MAX ((uint64_t)16 << 20)
 #define NO_LANES 1
 
 /* n bytes at off, fewer only at the end of the file or on a failure. */
@@ -215,10 +213,6 @@ static int share_out(hs__plan *p, const hs_allocator *alloc)
         for (size_t i = 0; rc == HS_OK && i < p->n; i++) {
             hs__segment *s = &p->seg[i];
             s->lane = s->cap >= 0 && in1[s->cap];
-            if (s->lane && s->len > LANE_BLOCK_MAX)
-                rc = NO_LANES;
-            if (s->lane && s->len > p->lane1_max)
-                p->lane1_max = s->len;
             p->lane1_blocks += s->lane;
         }
     }
@@ -300,16 +294,36 @@ bool hs__reader_at(const hs_reader *r, uint64_t off)
     return r->state == ST_EVENTS && !r->stage_len && r->item_off == off;
 }
 
-bool hs__reader_block(hs_reader *r, const uint8_t *buf, size_t len,
-                      uint64_t off, hs_event_fn fn, void *user,
-                      hs__tally *t)
+bool hs__reader_block(hs_reader *r, int fd, uint64_t base, uint64_t off,
+                      uint64_t len, uint8_t *buf, size_t buf_size,
+                      hs_event_fn fn, void *user, hs__tally *t)
 {
     hs__reader_pos at = {off, 0, 0, HS_CAP_NONE};
     hs__reader_pos_set(r, &at);
-    int stop = 0;
-    int st = hs__reader_feed_tally(r, buf, len, fn, user, t, &stop);
+    int st = HS_NEED_INPUT, stop = 0;
+    for (uint64_t done = 0; done < len && st == HS_NEED_INPUT && !stop;) {
+        size_t want = len - done < buf_size ? (size_t)(len - done) : buf_size;
+        if (hs__read_at(fd, buf, want, base + off + done) != want)
+            return false;
+        done += want;
+        st = hs__reader_feed_tally(r, buf, want, fn, user, t, &stop);
+    }
     bool whole = st == HS_NEED_INPUT && !stop && hs__reader_at(r, off + len) &&
                  r->block_end == off + len;
     drop_input(r);
     return whole;
+}
+
+int hs__reader_decode_kept(hs_reader *r, hs_event *ev)
+{
+    uint32_t info = hs__type_info(r, ev->tag);
+    ev->known = false;
+    if (!(info & TI_DECODE))
+        return HS_OK;
+    if (!(info & TI_HOT))
+        return hs__reader_decode(r, ev);
+    ev->known = true;
+    if (!(info & TI_BARE))
+        hs__hot_decode[ev->tag](ev);
+    return HS_OK;
 }

@@ -28,7 +28,6 @@ typedef struct hs__plan {
     size_t n, cap;
     uint64_t end;            /* where the plan ends: after the data-end
                                 marker, or the file's end */
-    uint64_t lane1_max;      /* the longest block of lane 1 */
     size_t lane1_blocks;
 } hs__plan;
 
@@ -69,14 +68,20 @@ const hs_allocator *hs__reader_alloc(const hs_reader *r);
 hs_reader *hs__reader_clone(const hs_reader *r);
 
 /*
- * The block of len bytes at offset off (in buf) framed by r (a clone)
- * as one pass would, each event noted in *t and those of decoded tags
- * handed to fn. true when every event of it was framed, inside it,
- * without an error or fn's stop; r's index counts its events.
+ * The block of len bytes at offset off of fd (from base) read into buf
+ * (buf_size bytes) a piece at a time and framed by r (a clone) as one
+ * pass would, each event noted in *t and those of decoded tags handed to
+ * fn. true when every event of it was framed, inside it, without an
+ * error, a short read or fn's stop; r's index counts its events.
  */
-bool hs__reader_block(hs_reader *r, const uint8_t *buf, size_t len,
-                      uint64_t off, hs_event_fn fn, void *user,
-                      hs__tally *t);
+bool hs__reader_block(hs_reader *r, int fd, uint64_t base, uint64_t off,
+                      uint64_t len, uint8_t *buf, size_t buf_size,
+                      hs_event_fn fn, void *user, hs__tally *t);
+
+/* An event framed by another reader of the same log (tag, time, payload
+ * and the rest set, payload kept by the caller) decoded as r decodes its
+ * tag: what r's framing would have handed on. HS_OK, or an error (r's). */
+int hs__reader_decode_kept(hs_reader *r, hs_event *ev);
 
 /* Where a reader stands between events: what one pass's reader holds
  * there besides its header. */
