@@ -18,7 +18,11 @@ for stat in "$SAMPLES"/*.stat; do
     nstat=$((nstat + 1))
     name=$(basename "${stat%.stat}")
     expected=$(cat "$stat")
-    run summary "$log"
+    HEAPSCOPE_THREADS=1 run summary "$log"
+    one="$rc|$out|$err"
+    # two CPUs: a threaded log's blocks read in two lanes, the same bytes
+    HEAPSCOPE_THREADS=2 run summary "$log"
+    check "$name: the same with HEAPSCOPE_THREADS=1 and 2" same "$one" "$rc|$out|$err"
     check "$name: exit 0" same "$rc" 0
     for pat in 'bytes allocated in the heap' 'bytes copied during GC' \
                'bytes maximum residency' 'bytes maximum slop' \
@@ -68,6 +72,24 @@ if [[ -n $mk ]]; then
     check "markers: work balance line" grep -q 'Parallel GC work balance: [0-9.]*% (serial 0%, perfect 100%)' <<<"$out"
     check "markers: SPARKS line" grep -q '^  SPARKS: ' <<<"$out"
     whole_json=$("$BIN" summary --json "$mk")
+    # cut inside a block, and with 64 bytes past the middle made an
+    # undeclared tag: the lanes' messages, offsets and exit codes are one
+    # pass's
+    size=$(stat -c %s "$mk")
+    head -c $((size * 2 / 3)) "$mk" >"$TMP/cut.eventlog"
+    cp "$mk" "$TMP/bad.eventlog"
+    head -c 64 /dev/zero | tr '\0' '\177' |
+        dd of="$TMP/bad.eventlog" bs=1 seek=$((size * 3 / 5)) conv=notrunc \
+            status=none
+    for f in cut bad; do
+        HEAPSCOPE_THREADS=1 run summary --json "$TMP/$f.eventlog"
+        one="$rc|$out|$err"
+        HEAPSCOPE_THREADS=2 run summary --json "$TMP/$f.eventlog"
+        check "markers, $f: the same with HEAPSCOPE_THREADS=1 and 2" \
+            same "$one" "$rc|$out|$err"
+    done
+    check "markers, bad: exit 1 at an undeclared tag ($rc: $err)" \
+        has "$rc|$err" "1|heapscope: $TMP/bad.eventlog: byte "
     whole_alloc=$(grep -o '"allocated_bytes": [0-9]*' <<<"$whole_json" | head -n1 | awk '{print $2}')
 
     # by marker
