@@ -89,8 +89,10 @@ static inline void hs_thread_loan_init(hs_thread_loan *l)
  * some capabilities' blocks framed in the lent thread, the rest in the
  * calling thread, each block once. The figures, messages, offsets and
  * return are those of hs_summary_load_fd(), whatever the log holds: a
- * log the lanes cannot read as one pass would (a corrupt or cut block,
- * an event across a block's end) is read in one pass. HS_ERR_INVALID
+ * log the lanes cannot read as one pass would (a corrupt block, an event
+ * across a block's end) is read in one pass, and so is every log when s
+ * or r was made with an allocator of the caller's (which two threads
+ * might not call at once). HS_ERR_INVALID
  * (in hs_summary_error(s)) when loan was not set up by
  * hs_thread_loan_init().
  */

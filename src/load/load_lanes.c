@@ -364,8 +364,10 @@ bool hs__lanes_summary(hs_summary *s, hs_reader *r, int fd,
                        void *user, hs__tally *t, int *st)
 {
     uint64_t base, size, data_start;
+    /* a caller's allocator may not be one two threads can call at once */
     if (!may_lend(loan, fd, &base, &size) || !hs__summary_fresh(s) ||
-        hs_reader_offset(r) != 0 || hs_reader_header_done(r))
+        hs_reader_offset(r) != 0 || hs_reader_header_done(r) ||
+        hs__reader_alloc(r) || hs__summary_alloc(s))
         return false;
     lanes L = {.alloc = hs__reader_alloc(r), .fd = fd, .base = base};
     bool header = hs__reader_header_pread(r, fd, base, &data_start) == HS_OK;

@@ -48,6 +48,8 @@ static inline bool hs__summary_cap_tag(uint16_t tag)
     }
 }
 bool hs__summary_fresh(const hs_summary *s);
+/* The allocator s was made with (NULL: the C library's). */
+const hs_allocator *hs__summary_alloc(const hs_summary *s);
 hs_summary *hs__summary_lane(const hs_summary *s);
 int hs__summary_merge(hs_summary *s, hs_summary *lane);
 void hs__summary_reset(hs_summary *s);

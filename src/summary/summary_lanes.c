@@ -25,6 +25,11 @@ int hs__summary_invalid(hs_summary *s, const char *msg)
     return summary_fail(s, HS_ERR_INVALID, "%s", msg);
 }
 
+const hs_allocator *hs__summary_alloc(const hs_summary *s)
+{
+    return s->alloc;
+}
+
 hs_summary *hs__summary_lane(const hs_summary *s)
 {
     hs_summary *l = hs_summary_new_with(s->alloc);
