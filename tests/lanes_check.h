@@ -18,9 +18,10 @@ char *onepass_text(const hs_summary *s, bool json);
  * started its second thread (0: the log was read in one pass). */
 int lanes_compare(const char *path, const hs_summary_window *w);
 
-/* A -N3 log made with tests/evwriter.c, read both ways whole, with a
- * corrupt event at every event of its capabilities' middle blocks, block
- * sizes off an event's end, and cut at every byte of its last two blocks. */
+/* A -N3 log made with tests/evwriter.c, read both ways whole (with its
+ * figures in each capability in turn, and windowed), with a corrupt
+ * event at every event of one of lane 1's blocks, block sizes off an
+ * event's end, and cut at every byte of its last three blocks. */
 void test_lanes_built(void);
 
 #endif

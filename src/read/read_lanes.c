@@ -156,7 +156,11 @@ static int walk(const hs_reader *r, int fd, uint64_t base, uint64_t off,
 typedef struct cap_bytes {
     uint64_t bytes;
     uint32_t cap;
+    bool lane1;
 } cap_bytes;
+
+/* More capabilities than this and the plan is given up. */
+enum { MAX_CAPS = 1024 };
 
 static int cmp_bytes_desc(const void *x, const void *y)
 {
@@ -166,12 +170,20 @@ static int cmp_bytes_desc(const void *x, const void *y)
     return a->cap < b->cap ? -1 : a->cap > b->cap;
 }
 
-/* The capabilities and their bytes in list (ncaps of them, largest
- * first); lane0 the bytes that stay in lane 0 whatever: the global
+/* cap's entry among the k of list, or NULL. */
+static cap_bytes *find_cap(cap_bytes *list, size_t k, int32_t cap)
+{
+    for (size_t i = 0; i < k; i++)
+        if (list[i].cap == (uint32_t)cap)
+            return &list[i];
+    return NULL;
+}
+
+/* The capabilities and their bytes in list (room for MAX_CAPS), largest
+ * first; *lane0 the bytes that stay in lane 0 whatever: the global
  * buffer's, the outside events' and the last segment's capability's.
- * bytes: 65536 zeroed counters. */
-static size_t cap_list(const hs__plan *p, uint64_t *bytes, cap_bytes *list,
-                       uint64_t *lane0)
+ * Their number, or MAX_CAPS + 1 when there are more. */
+static size_t cap_list(const hs__plan *p, cap_bytes *list, uint64_t *lane0)
 {
     int32_t last = p->seg[p->n - 1].cap;
     size_t k = 0;
@@ -182,12 +194,13 @@ static size_t cap_list(const hs__plan *p, uint64_t *bytes, cap_bytes *list,
             *lane0 += s->len;
             continue;
         }
-        if (!bytes[s->cap])
-            list[k++].cap = (uint32_t)s->cap;
-        bytes[s->cap] += s->len;
+        cap_bytes *c = find_cap(list, k, s->cap);
+        if (!c && k == MAX_CAPS)
+            return MAX_CAPS + 1;
+        if (!c)
+            (c = &list[k++])->cap = (uint32_t)s->cap;
+        c->bytes += s->len;
     }
-    for (size_t i = 0; i < k; i++)
-        list[i].bytes = bytes[list[i].cap];
     qsort(list, k, sizeof *list, cmp_bytes_desc);
     return k;
 }
@@ -196,29 +209,25 @@ static size_t cap_list(const hs__plan *p, uint64_t *bytes, cap_bytes *list,
  * about half each: each to the lane that has less so far. */
 static int share_out(hs__plan *p, const hs_allocator *alloc)
 {
-    uint64_t *bytes = hs_calloc(alloc, 65536, sizeof *bytes);
-    cap_bytes *list = hs_calloc(alloc, p->n, sizeof *list);
-    uint8_t *in1 = hs_calloc(alloc, 65536, 1);
-    int rc = HS_ERR_NOMEM;
-    if (bytes && list && in1) {
-        uint64_t lane0, lane1 = 0;
-        size_t k = cap_list(p, bytes, list, &lane0);
-        bool last_cap = p->seg[p->n - 1].cap >= 0;
-        for (size_t i = 0; i < k; i++) {
-            uint64_t *to = lane1 < lane0 ? &lane1 : &lane0;
-            *to += list[i].bytes;
-            in1[list[i].cap] = to == &lane1;
-        }
-        rc = k + last_cap >= 2 && lane1 ? HS_OK : NO_LANES;
-        for (size_t i = 0; rc == HS_OK && i < p->n; i++) {
-            hs__segment *s = &p->seg[i];
-            s->lane = s->cap >= 0 && in1[s->cap];
-            p->lane1_blocks += s->lane;
-        }
+    cap_bytes *list = hs_calloc(alloc, MAX_CAPS, sizeof *list);
+    if (!list)
+        return HS_ERR_NOMEM;
+    uint64_t lane0, lane1 = 0;
+    size_t k = cap_list(p, list, &lane0);
+    bool last_cap = p->seg[p->n - 1].cap >= 0;
+    for (size_t i = 0; i < k && k <= MAX_CAPS; i++) {
+        uint64_t *to = lane1 < lane0 ? &lane1 : &lane0;
+        *to += list[i].bytes;
+        list[i].lane1 = to == &lane1;
     }
-    hs_free(alloc, bytes);
+    int rc = k <= MAX_CAPS && k + last_cap >= 2 && lane1 ? HS_OK : NO_LANES;
+    for (size_t i = 0; rc == HS_OK && i < p->n; i++) {
+        hs__segment *s = &p->seg[i];
+        const cap_bytes *c = s->cap >= 0 ? find_cap(list, k, s->cap) : NULL;
+        s->lane = c && c->lane1;
+        p->lane1_blocks += s->lane;
+    }
     hs_free(alloc, list);
-    hs_free(alloc, in1);
     return rc;
 }
 
