@@ -355,6 +355,41 @@ static void cuts(const char *path, const built *b)
     }
 }
 
+static void *al_malloc(void *user, size_t n) { (void)user; return malloc(n); }
+static void *al_realloc(void *user, void *p, size_t n)
+{
+    (void)user;
+    return realloc(p, n);
+}
+static void al_free(void *user, void *p) { (void)user; free(p); }
+
+/* A loan not set up by hs_thread_loan_init is refused; a summary with an
+ * allocator of the caller's is read in one lane (the loan unused). */
+static void loan_refused(const char *path)
+{
+    test_loan tl = {0};
+    hs_thread_loan loan = {0};
+    loan.start = loan_start;
+    loan.join = loan_join;
+    loan.user = &tl;
+    const hs_allocator al = {al_malloc, al_realloc, al_free, NULL};
+    for (int k = 0; k < 2; k++) {
+        FILE *f = fopen(path, "rb");
+        hs_summary *s = k ? hs_summary_new_with(&al) : hs_summary_new();
+        hs_reader *r = hs_reader_new();
+        CU_ASSERT_FATAL(f && s && r);
+        if (k)
+            hs_thread_loan_init(&loan);
+        int st = hs_summary_load_fd_lent(s, r, fileno(f), &loan);
+        CU_ASSERT_EQUAL(st, k ? HS_DONE : HS_ERR_INVALID);
+        CU_ASSERT_EQUAL(hs_summary_error(s)->code, k ? HS_OK : HS_ERR_INVALID);
+        CU_ASSERT_EQUAL(tl.starts, 0);
+        hs_reader_free(r);
+        hs_summary_free(s);
+        fclose(f);
+    }
+}
+
 void test_lanes_built(void)
 {
     built b;
@@ -376,6 +411,7 @@ void test_lanes_built(void)
     win.from_ns = 1000 + (b.t - 1000) / 4;
     win.to_ns = 1000 + (b.t - 1000) * 3 / 4;
     CU_ASSERT_EQUAL(lanes_compare(path, &win), 1);
+    loan_refused(path);
     corrupt_events(path, &b);
     off_sizes(path, &b);
     cuts(path, &b);

@@ -4,8 +4,8 @@
  * capability's events (or the global buffer's) behind a block marker
  * that gives the block's size: the plan walks the markers alone, by
  * pread, and frames one by one only the few events outside any block.
- * Whatever it cannot tell for sure makes it say no: the log is then read
- * in one pass, as always.
+ * At whatever it cannot tell for sure it stops: the rest of the file is
+ * the calling thread's, read as one pass reads it.
  */
 #include "read/read_lanes.h"
 #include "common/internal.h"
@@ -17,8 +17,8 @@
 
 /* The header is read in pieces of this size. */
 enum { HEAD_CHUNK = 64 * 1024 };
-/* More events outside any block than this and the plan is not worth
- * walking (a log without blocks is read in one pass). */
+/* More events outside any block than this and the walk stops there (a
+ * log without blocks is read in one pass). */
 enum { MAX_OUTSIDE = 4096 };
 #define NO_LANES 1
 
