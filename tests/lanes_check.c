@@ -369,9 +369,6 @@ static void loan_refused(const char *path)
 {
     test_loan tl = {0};
     hs_thread_loan loan = {0};
-    loan.start = loan_start;
-    loan.join = loan_join;
-    loan.user = &tl;
     const hs_allocator al = {al_malloc, al_realloc, al_free, NULL};
     for (int k = 0; k < 2; k++) {
         FILE *f = fopen(path, "rb");
@@ -380,6 +377,9 @@ static void loan_refused(const char *path)
         CU_ASSERT_FATAL(f && s && r);
         if (k)
             hs_thread_loan_init(&loan);
+        loan.start = loan_start;
+        loan.join = loan_join;
+        loan.user = &tl;
         int st = hs_summary_load_fd_lent(s, r, fileno(f), &loan);
         CU_ASSERT_EQUAL(st, k ? HS_DONE : HS_ERR_INVALID);
         CU_ASSERT_EQUAL(hs_summary_error(s)->code, k ? HS_OK : HS_ERR_INVALID);
