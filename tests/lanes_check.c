@@ -70,13 +70,16 @@ typedef struct outcome {
     char *json;
 } outcome;
 
-static void load(const char *path, const hs_summary_window *w,
+/* The log at byte skip of the file at path into a summary, through the
+ * loan when not NULL. */
+static void load(const char *path, off_t skip, const hs_summary_window *w,
                  const hs_thread_loan *loan, outcome *o)
 {
     FILE *f = fopen(path, "rb");
     hs_summary *s = hs_summary_new();
     hs_reader *r = hs_reader_new();
     CU_ASSERT_FATAL(f && s && r);
+    CU_ASSERT_FATAL(lseek(fileno(f), skip, SEEK_SET) == skip);
     CU_ASSERT_EQUAL(hs_summary_set_input(s, "log"), HS_OK);
     if (w)
         CU_ASSERT_EQUAL(hs_summary_set_window(s, w), HS_OK);
@@ -101,7 +104,9 @@ static bool same_error(const hs_error *a, const hs_error *b)
            strcmp(a->message, b->message) == 0;
 }
 
-int lanes_compare(const char *path, const hs_summary_window *w)
+/* lanes_compare() of the log at byte skip of the file. */
+static int compare_at(const char *path, off_t skip,
+                      const hs_summary_window *w)
 {
     test_loan tl = {0};
     hs_thread_loan loan;
@@ -110,8 +115,8 @@ int lanes_compare(const char *path, const hs_summary_window *w)
     loan.join = loan_join;
     loan.user = &tl;
     outcome one, two;
-    load(path, w, NULL, &one);
-    load(path, w, &loan, &two);
+    load(path, skip, w, NULL, &one);
+    load(path, skip, w, &loan, &two);
     bool same = one.st == two.st && one.finish == two.finish &&
                 same_error(&one.rerr, &two.rerr) &&
                 same_error(&one.serr, &two.serr) &&
@@ -126,6 +131,11 @@ int lanes_compare(const char *path, const hs_summary_window *w)
     free(one.json);
     free(two.json);
     return tl.starts;
+}
+
+int lanes_compare(const char *path, const hs_summary_window *w)
+{
+    return compare_at(path, 0, w);
 }
 
 /* --- a -N3 log -------------------------------------------------------- */
@@ -411,6 +421,15 @@ void test_lanes_built(void)
     win.from_ns = 1000 + (b.t - 1000) / 4;
     win.to_ns = 1000 + (b.t - 1000) * 3 / 4;
     CU_ASSERT_EQUAL(lanes_compare(path, &win), 1);
+    /* read from where the fd stands: the log after 8 other bytes */
+    uint8_t *after = malloc(b.w.len + 8);
+    CU_ASSERT_FATAL(after != NULL);
+    memcpy(after, "8 bytes.", 8);
+    memcpy(after + 8, b.w.data, b.w.len);
+    write_log(path, after, b.w.len + 8);
+    CU_ASSERT_EQUAL(compare_at(path, 8, NULL), 1);
+    free(after);
+    write_log(path, b.w.data, b.w.len);
     loan_refused(path);
     corrupt_events(path, &b);
     off_sizes(path, &b);
