@@ -88,11 +88,12 @@ static inline void hs_thread_loan_init(hs_thread_loan *l)
  * more capabilities (a threaded GHC log's) is then read in two lanes:
  * some capabilities' blocks framed in the lent thread, the rest in the
  * calling thread, each block once. The figures, messages, offsets and
- * return are those of hs_summary_load_fd(), whatever the log holds: a
- * log the lanes cannot read as one pass would (a corrupt block, an event
- * across a block's end) is read in one pass, and so is every log when s
- * or r was made with an allocator of the caller's (which two threads
- * might not call at once). HS_ERR_INVALID
+ * return are those of hs_summary_load_fd(), whatever the log holds: from
+ * the first thing the lanes cannot read as one pass would (a corrupt
+ * block, an event across a block's end) the calling thread reads on
+ * alone; and every log is read in one thread when s or r was made with
+ * an allocator of the caller's (which two threads might not call at
+ * once). HS_ERR_INVALID
  * (in hs_summary_error(s)) when loan was not set up by
  * hs_thread_loan_init().
  */

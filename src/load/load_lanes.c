@@ -7,21 +7,25 @@
  * capabilities out: lane 1, in the thread the caller lends, preads its
  * blocks and frames each with a reader of its own, its capabilities'
  * events into a summary of its own, every other event the summary reads
- * kept (decoded, pointing into the block's buffer) for lane 0; lane 0,
- * the calling thread, reads the rest in file order through the caller's
- * reader, and at each of lane 1's blocks takes its kept events, its
+ * kept (framed, as its bytes) for lane 0; lane 0, the calling thread,
+ * reads the rest in file order through the caller's reader, and at each
+ * of lane 1's blocks decodes and hands on its kept events, adds its
  * tally and its count of events, and moves its reader past it. No event
  * is framed twice; nothing is handed over per event but the few kept.
  *
- * Exactness by construction: lane 1 takes a block only when every event
- * of it frames inside it as one pass would frame it; lane 0 goes past a
- * block of lane 1 only when its reader stands exactly at the block's
- * start. Anything else (a corrupt event, an event across a block's end,
- * a failed read, a data-end marker inside a block) before the last of
- * lane 0's runs throws the lanes' work away: the summary and the reader
- * go back to the first event and the log is read in one pass, so every
- * message and offset is that pass's own. In the last run (after every
- * block of lane 1) what lane 0's reader meets is what one pass meets.
+ * Exactness by construction: lane 0 hands on every event in file order
+ * (its own and the kept ones), and goes past a block of lane 1 only when
+ * lane 1 framed all of that block as one pass would and lane 0's reader
+ * stands exactly at its start; each lane's reader stops before a block
+ * marker the plan does not have (so no event of lane 1's capabilities
+ * reaches lane 0's consumers, nor another's lane 1's summary). At the
+ * first thing that is not so (a corrupt event, an event across a block's
+ * end, an unplanned marker, a data-end marker or an error in lane 0's
+ * run, a failed read) lane 0 stops lane 1, takes lane
+ * 1's summary back to before the first block lane 0 has not taken (lane
+ * 1 saves it before each block) and the caller's one pass goes on from
+ * there alone: every message and offset is that pass's own. Lane 0's
+ * last run, after every block of lane 1, is that pass's too.
  */
 #include "load/load_lanes.h"
 #include "common/internal.h"
@@ -38,8 +42,8 @@ enum { NSLOT = 8 };
 /* Lane 0 reads its runs in pieces of this size, the one pass's buffer's:
  * read where the framing finds it in the cache. */
 enum { CHUNK = 128 * 1024 };
-/* hs__lanes_summary()'s own outcome: the lanes did not go through. */
-#define LANES_FAILED 1000
+/* feed_run()'s: a read fell short. */
+#define SHORT_READ 1000
 
 /* An event lane 1 keeps for lane 0: framed, not decoded; its payload
  * at `at` in its block's bytes. */
@@ -56,7 +60,9 @@ typedef struct slot {
     uint8_t *bytes;          /* their payloads */
     size_t nbytes, bytes_cap;
     hs__tally t;
-    bool ok;
+    hs__summary_snap *snap;  /* lane 1's summary before the block */
+    bool read;               /* the block went into lane 1's summary */
+    bool ok;                 /* ... all of it, as one pass reads it */
 } slot;
 
 typedef struct lanes {
@@ -113,13 +119,15 @@ static int lane1_event(void *user, const hs_event *ev)
 }
 
 /* Reads and frames the block sg into sl: true when it went as one
- * pass's framing of it would. */
+ * pass's framing of it would. Lane 1's summary is saved first. */
 static bool lane1_block(lanes *L, slot *sl, const hs__segment *sg)
 {
     sl->t = tally0;
     sl->nkept = sl->nbytes = 0;
     L->cur = sl;
-    return hs__reader_block(L->r1, L->fd, L->base, sg->off, sg->len, L->buf1,
+    sl->read = hs__summary_save(L->s1, sg->cap, sl->snap) == HS_OK;
+    return sl->read &&
+           hs__reader_block(L->r1, L->fd, L->base, sg->off, sg->len, L->buf1,
                             CHUNK, lane1_event, L, &sl->t) &&
            !L->kept_failed;
 }
@@ -188,10 +196,13 @@ static void tally_add(hs__tally *a, const hs__tally *b)
 }
 
 /* Lane 1's block sg (its k-th) taken by lane 0: its kept events to fn,
- * its tally into t, r moved past it. false when the lanes fail. */
+ * its tally into t, r moved past it. false when lane 1 could not read it
+ * as one pass (nothing taken: *stop 0), or with fn's stop in *stop. */
 static bool take_block(lanes *L, hs_reader *r, const hs__segment *sg,
-                       size_t k, hs_event_fn fn, void *user, hs__tally *t)
+                       size_t k, hs_event_fn fn, void *user, hs__tally *t,
+                       int *stop)
 {
+    *stop = 0;
     slot *sl = wait_block(L, k);
     if (!sl || !hs__reader_at(r, sg->off))
         return false;
@@ -202,7 +213,10 @@ static bool take_block(lanes *L, hs_reader *r, const hs__segment *sg,
         hs_event ev = {.tag = kp->tag, .cap = kp->cap, .time = kp->time,
                        .offset = kp->offset, .index = pos.index + kp->index,
                        .payload = sl->bytes + kp->at, .payload_len = kp->len};
-        if (hs__reader_decode_kept(r, &ev) < 0 || fn(user, &ev) != 0)
+        /* lane 1 decoded the same bytes with the same table: no
+         * failure (r would hold it, which one pass then returns) */
+        if (hs__reader_decode_kept(r, &ev) < 0 ||
+            (*stop = fn(user, &ev)) != 0)
             return false;
     }
     tally_add(t, &sl->t);
@@ -216,19 +230,19 @@ static bool take_block(lanes *L, hs_reader *r, const hs__segment *sg,
 
 /* Lane 0's run [from, to) through r. Returns the reader's HS_NEED_INPUT
  * when it was all fed, HS_DONE, an error, fn's stop (also in *stop), or
- * LANES_FAILED when a read fell short. The fd's position follows, for
- * the progress a caller shows. */
+ * SHORT_READ; in *fed where the bytes fed end. The fd's position
+ * follows, for the progress a caller shows. */
 static int feed_run(lanes *L, hs_reader *r, uint8_t *buf, uint64_t from,
                     uint64_t to, hs_event_fn fn, void *user, hs__tally *t,
-                    int *stop)
+                    int *stop, uint64_t *fed)
 {
-    for (uint64_t at = from; at < to;) {
-        size_t want = to - at < CHUNK ? (size_t)(to - at) : CHUNK;
-        if (hs__read_at(L->fd, buf, want, L->base + at) != want)
-            return LANES_FAILED;
-        at += want;
+    for (*fed = from; *fed < to;) {
+        size_t want = to - *fed < CHUNK ? (size_t)(to - *fed) : CHUNK;
+        if (hs__read_at(L->fd, buf, want, L->base + *fed) != want)
+            return SHORT_READ;
+        *fed += want;
         int st = hs__reader_feed_tally(r, buf, want, fn, user, t, stop);
-        (void)lseek(L->fd, (off_t)(L->base + at), SEEK_SET);
+        (void)lseek(L->fd, (off_t)(L->base + *fed), SEEK_SET);
         if (st != HS_NEED_INPUT)
             return st;
     }
@@ -244,34 +258,57 @@ static size_t last_run(const hs__plan *p)
     return i;
 }
 
-/* Lane 0's part up to its last run: HS_OK, or LANES_FAILED. */
+/* Lane 0's own segment sg through r, its block marker (if it is a
+ * block) the only one r may meet. Returns whether the lanes go on; when
+ * not, *at is where one pass does (r moved there) and *stop fn's stop
+ * or 0. */
+static bool own_segment(lanes *L, hs_reader *r, uint8_t *buf,
+                        const hs__segment *sg, hs_event_fn fn, void *user,
+                        hs__tally *t, int *stop, uint64_t *at)
+{
+    hs__reader_lane_marker(r, true, sg->cap == HS_SEG_OUTSIDE ? UINT64_MAX
+                                                             : sg->off);
+    int st = feed_run(L, r, buf, sg->off, sg->off + sg->len, fn, user, t,
+                      stop, at);
+    if (st == HS__LANE_STOP) { /* a marker the plan did not see: r at it */
+        hs__reader_pos pos;
+        hs__reader_pos_get(r, &pos);
+        hs__reader_pos_set(r, &pos);
+        *at = pos.off;
+    }
+    /* an event across the segment's end goes on into the next, as in one
+     * pass: the lanes check where r stands before lane 1's next block */
+    return !*stop && st == HS_NEED_INPUT;
+}
+
+/* Lane 0's part up to its last run. Returns fn's stop, or 0 with *at
+ * where the one pass goes on: the last run's start, or where the lanes
+ * could not; *taken the blocks of lane 1 it took. */
 static int lane0_run(lanes *L, hs_reader *r, uint8_t *buf, hs_event_fn fn,
-                     void *user, hs__tally *t)
+                     void *user, hs__tally *t, uint64_t *at, size_t *taken)
 {
     const hs__plan *p = &L->plan;
     const size_t last = last_run(p);
-    size_t k = 0;
-    for (size_t i = 0; i < last;) {
+    *taken = 0;
+    for (size_t i = 0; i < last; i++) {
         const hs__segment *sg = &p->seg[i];
-        if (sg->lane) {
-            if (!take_block(L, r, sg, k++, fn, user, t))
-                return LANES_FAILED;
-            i++;
+        *at = sg->off;
+        int stop = 0;
+        if (!sg->lane) {
+            if (!own_segment(L, r, buf, sg, fn, user, t, &stop, at))
+                return stop; /* or 0: an error, the end, a marker */
             continue;
         }
-        size_t j = i;
-        while (!p->seg[j].lane)
-            j++;
-        uint64_t to = p->seg[j - 1].off + p->seg[j - 1].len;
-        int stop = 0;
-        if (!hs__reader_at(r, sg->off) ||
-            feed_run(L, r, buf, sg->off, to, fn, user, t, &stop) !=
-                HS_NEED_INPUT ||
-            !hs__reader_at(r, to))
-            return LANES_FAILED;
-        i = j;
+        if (!hs__reader_at(r, sg->off)) {
+            *at = hs_reader_offset(r); /* an event cut by the block */
+            return 0;
+        }
+        if (!take_block(L, r, sg, *taken, fn, user, t, &stop))
+            return stop; /* or 0: lane 1 could not */
+        ++*taken;
     }
-    return HS_OK;
+    *at = last < p->n ? p->seg[last].off : p->end;
+    return 0;
 }
 
 /* --- the two lanes together ------------------------------------------------ */
@@ -285,6 +322,9 @@ static bool lanes_open(lanes *L, const hs_reader *r, const hs_summary *s)
     L->buf1 = hs_malloc(L->alloc, CHUNK);
     if (!L->r1 || !L->s1 || !L->buf1)
         return false;
+    for (size_t i = 0; i < L->nslots; i++)
+        if (!(L->slots[i].snap = hs__summary_snap_new(L->s1)))
+            return false;
     pthread_mutex_init(&L->mu, NULL);
     pthread_cond_init(&L->cv, NULL);
     return true;
@@ -299,6 +339,8 @@ static void lanes_close(lanes *L, bool sync)
     for (size_t i = 0; i < NSLOT; i++) {
         hs_free(L->alloc, L->slots[i].kept);
         hs_free(L->alloc, L->slots[i].bytes);
+        if (L->s1)
+            hs__summary_snap_free(L->s1, L->slots[i].snap);
     }
     hs_free(L->alloc, L->buf1);
     hs_reader_free(L->r1);
@@ -306,37 +348,48 @@ static void lanes_close(lanes *L, bool sync)
     hs__plan_free(&L->plan, L->alloc);
 }
 
-/* Lane 0's part beside lane 1 in the lent thread; the pass's return, or
- * LANES_FAILED. */
+/* Lane 1's summary as it was before its block `taken` (the first lane 0
+ * did not take), the blocks it read since given back. */
+static void give_back(lanes *L, size_t taken)
+{
+    hs__summary_snap *snaps[NSLOT];
+    size_t n = 0;
+    for (size_t k = taken; k < L->done && n < L->nslots; k++) {
+        const slot *sl = &L->slots[k % L->nslots];
+        if (sl->read)
+            snaps[n++] = sl->snap;
+    }
+    hs__summary_restore(L->s1, snaps, n);
+}
+
+/* Lane 0's part beside lane 1 in the lent thread, up to where one pass
+ * goes on alone (*at), lane 1's summary merged into s. Returns 0, fn's
+ * stop, or s's failure. */
 static int two_lanes(lanes *L, hs_summary *s, hs_reader *r,
                      const hs_thread_loan *loan, hs_event_fn fn, void *user,
-                     hs__tally *t)
+                     hs__tally *t, uint64_t *at)
 {
+    *at = L->plan.seg[0].off;
     uint8_t *buf = hs_malloc(L->alloc, CHUNK);
     if (!buf || loan->start(loan->user, lane1_run, L) != 0) {
         hs_free(L->alloc, buf);
-        return LANES_FAILED;
+        return 0;
     }
-    int st = lane0_run(L, r, buf, fn, user, t);
+    size_t taken = 0;
+    int st = lane0_run(L, r, buf, fn, user, t, at, &taken);
+    hs_free(L->alloc, buf);
+    hs__reader_lane_marker(r, false, 0);
+    hs__reader_detach(r);
     pthread_mutex_lock(&L->mu);
     L->quit = true;
     pthread_cond_broadcast(&L->cv);
     pthread_mutex_unlock(&L->mu);
     loan->join(loan->user);
-    /* lane 1's capabilities merged before the last run, which may hold
-     * more of their events (a block the walk could not tell) */
-    if (st == HS_OK && (st = hs__summary_merge(s, L->s1)) == HS_ERR_MISUSE)
-        st = LANES_FAILED;
-    const hs__segment *sg = &L->plan.seg[last_run(&L->plan)];
-    int stop = 0;
-    if (st == HS_OK && !hs__reader_at(r, sg->off))
-        st = LANES_FAILED;
-    if (st == HS_OK)
-        st = feed_run(L, r, buf, sg->off, L->plan.end, fn, user, t, &stop);
-    if (st != LANES_FAILED && st != HS_ERR_NOMEM)
-        st = stop ? stop : hs_reader_finish(r);
-    hs_free(L->alloc, buf);
-    return st;
+    give_back(L, taken);
+    /* lane 1's capabilities merged before one pass goes on, which may
+     * meet more of their events */
+    int ms = hs__summary_merge(s, L->s1);
+    return st ? st : ms;
 }
 
 /* The loan's thread, when it is one and fd a regular file; its start
@@ -363,32 +416,24 @@ bool hs__lanes_summary(hs_summary *s, hs_reader *r, int fd,
                        const hs_thread_loan *loan, hs_event_fn fn,
                        void *user, hs__tally *t, int *st)
 {
-    uint64_t base, size, data_start;
+    uint64_t base, size, at;
     /* a caller's allocator may not be one two threads can call at once */
     if (!may_lend(loan, fd, &base, &size) || !hs__summary_fresh(s) ||
         hs_reader_offset(r) != 0 || hs_reader_header_done(r) ||
         hs__reader_alloc(r) || hs__summary_alloc(s))
         return false;
     lanes L = {.alloc = hs__reader_alloc(r), .fd = fd, .base = base};
-    bool header = hs__reader_header_pread(r, fd, base, &data_start) == HS_OK;
-    hs__reader_pos start;
-    hs__reader_pos_get(r, &start);
-    int rc = LANES_FAILED;
+    int stop = 0;
     bool sync = false;
-    if (header && hs__plan_make(r, fd, base, data_start, size, &L.plan,
-                                L.alloc) == HS_OK &&
+    if (hs__reader_header_pread(r, fd, base, &at) == HS_OK &&
+        hs__plan_make(r, fd, base, at, size, &L.plan, L.alloc) == HS_OK &&
         (sync = lanes_open(&L, r, s)))
-        rc = two_lanes(&L, s, r, loan, fn, user, t);
+        stop = two_lanes(&L, s, r, loan, fn, user, t, &at);
     lanes_close(&L, sync);
-    if (rc != LANES_FAILED) {
-        *st = rc;
+    if (stop) {
+        *st = stop;
         return true;
     }
-    if (header) { /* back to the first event, for the one pass */
-        hs__summary_reset(s);
-        hs__reader_pos_set(r, &start);
-        *t = tally0;
-    }
-    (void)lseek(fd, (off_t)(base + data_start), SEEK_SET);
-    return false;
+    (void)lseek(fd, (off_t)(base + at), SEEK_SET);
+    return false; /* one pass goes on from there */
 }

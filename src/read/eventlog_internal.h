@@ -109,6 +109,10 @@ struct hs_reader {
     /* blocks */
     int32_t block_cap;
     uint64_t block_end;
+    /* a pass in two lanes (read_lanes.c): a block marker anywhere but at
+     * lane_marker stops the framing before it (HS__LANE_STOP) */
+    bool lane_check;
+    uint64_t lane_marker;
 
     /* type_ntags entries, zeroed, grown to hold the largest declared tag:
      * read through hs__type_info(), which answers 0 beyond them */

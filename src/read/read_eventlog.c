@@ -114,6 +114,8 @@ static int event_step(hs_reader *r, hs_event *ev)
         return HS_NEED_INPUT;
 
     uint64_t off = r->item_off;
+    if (tag == HS_EV_BLOCK_MARKER && r->lane_check && off != r->lane_marker)
+        return HS__LANE_STOP; /* a block the lanes' plan did not see */
     ev->tag = tag;
     ev->known = false;
     ev->time = hs_be64(p + 2);

@@ -37,6 +37,10 @@ typedef struct hs__tally {
 int hs__read_input_tally(hs_reader *r, hs_input *in, hs_event_fn fn,
                          void *user, hs__tally *t);
 
+/* What the framing returns, the marker not read, at a block marker
+ * where a pass in two lanes planned none (read_lanes.h). */
+#define HS__LANE_STOP 100
+
 /* As hs__read_input_tally() on fd from where it stands, through an input
  * of r's allocator (hs_read_fd() with a tally). */
 int hs__read_fd_tally(hs_reader *r, int fd, hs_event_fn fn, void *user,

@@ -303,12 +303,24 @@ bool hs__reader_at(const hs_reader *r, uint64_t off)
     return r->state == ST_EVENTS && !r->stage_len && r->item_off == off;
 }
 
+void hs__reader_lane_marker(hs_reader *r, bool check, uint64_t at)
+{
+    r->lane_check = check;
+    r->lane_marker = at;
+}
+
+void hs__reader_detach(hs_reader *r)
+{
+    drop_input(r);
+}
+
 bool hs__reader_block(hs_reader *r, int fd, uint64_t base, uint64_t off,
                       uint64_t len, uint8_t *buf, size_t buf_size,
                       hs_event_fn fn, void *user, hs__tally *t)
 {
     hs__reader_pos at = {off, 0, 0, HS_CAP_NONE};
     hs__reader_pos_set(r, &at);
+    hs__reader_lane_marker(r, true, off); /* its own marker, no other */
     int st = HS_NEED_INPUT, stop = 0;
     for (uint64_t done = 0; done < len && st == HS_NEED_INPUT && !stop;) {
         size_t want = len - done < buf_size ? (size_t)(len - done) : buf_size;

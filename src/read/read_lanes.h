@@ -71,8 +71,9 @@ hs_reader *hs__reader_clone(const hs_reader *r);
  * The block of len bytes at offset off of fd (from base) read into buf
  * (buf_size bytes) a piece at a time and framed by r (a clone) as one
  * pass would, each event noted in *t and those of decoded tags handed to
- * fn. true when every event of it was framed, inside it, without an
- * error, a short read or fn's stop; r's index counts its events.
+ * fn. true when every event of it was framed, inside it, with no other
+ * block marker than its own, without an error, a short read or fn's
+ * stop; r's index counts its events.
  */
 bool hs__reader_block(hs_reader *r, int fd, uint64_t base, uint64_t off,
                       uint64_t len, uint8_t *buf, size_t buf_size,
@@ -98,5 +99,13 @@ void hs__reader_pos_set(hs_reader *r, const hs__reader_pos *pos);
 /* Whether r stands at offset off at an event's start, nothing staged,
  * no error, no end. */
 bool hs__reader_at(const hs_reader *r, uint64_t off);
+
+/* With check, r's framing stops (HS__LANE_STOP, before the marker) at a
+ * block marker anywhere but at offset at; without, it never does. */
+void hs__reader_lane_marker(hs_reader *r, bool check, uint64_t at);
+
+/* r holds no input of the caller's (what it staged it keeps): the bytes
+ * it was last fed may be gone. */
+void hs__reader_detach(hs_reader *r);
 
 #endif

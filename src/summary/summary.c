@@ -112,16 +112,6 @@ void hs_summary_free(hs_summary *s)
     if (!s)
         return;
     const hs_allocator *a = s->alloc;
-    summary_free_state(s);
-    hs_free(a, s->from_marker);
-    hs_free(a, s->to_marker);
-    hs_free(a, s->input);
-    hs_free(a, s);
-}
-
-void summary_free_state(hs_summary *s)
-{
-    const hs_allocator *a = s->alloc;
     for (size_t i = 0; i < s->norder; i++) /* every state made is there */
         hs_free(a, s->caps[s->order[i]]);
     hs_free(a, s->caps);
@@ -132,9 +122,13 @@ void summary_free_state(hs_summary *s)
     hs_free(a, s->markers);
     hs_free(a, s->marker_order);
     hs_intern_free(&s->marker_names);
+    hs_free(a, s->from_marker);
+    hs_free(a, s->to_marker);
+    hs_free(a, s->input);
     hs_free(a, s->rts_id);
     hs_free(a, s->args);
     hs_free(a, s->caps_out);
+    hs_free(a, s);
 }
 
 /* Replaces *slot by a copy of text (NULL stays NULL); false when out of

@@ -30,11 +30,12 @@ void hs__summary_tally(hs_summary *s, const struct hs__tally *t,
  * The pass in two lanes (summary_lanes.c). The six tags below go to a
  * capability's state (summary_event.c); a second summary made by
  * hs__summary_lane() takes those of the capabilities the second lane
- * reads, and hs__summary_merge() moves them into s: HS_OK, HS_ERR_NOMEM
- * (recorded in s) or HS_ERR_MISUSE when a capability is in both (s is
- * then unchanged). hs__summary_fresh() says s has had no event and no
- * failure; hs__summary_reset() brings it back to that, its window and
- * input kept.
+ * reads, and hs__summary_merge() moves them into s: HS_OK, or
+ * HS_ERR_NOMEM or HS_ERR_MISUSE (a capability in both) recorded in s. hs__summary_fresh() says s has had no event and no
+ * failure. Before each of its blocks the second lane saves its summary
+ * as it is (hs__summary_save(), cap the block's capability), so that
+ * hs__summary_restore() can take it back to before the first of n
+ * blocks it read on (snaps: their saves, in order).
  */
 static inline bool hs__summary_cap_tag(uint16_t tag)
 {
@@ -47,12 +48,18 @@ static inline bool hs__summary_cap_tag(uint16_t tag)
         return false;
     }
 }
+typedef struct hs__summary_snap hs__summary_snap;
 bool hs__summary_fresh(const hs_summary *s);
 /* The allocator s was made with (NULL: the C library's). */
 const hs_allocator *hs__summary_alloc(const hs_summary *s);
 hs_summary *hs__summary_lane(const hs_summary *s);
 int hs__summary_merge(hs_summary *s, hs_summary *lane);
-void hs__summary_reset(hs_summary *s);
+hs__summary_snap *hs__summary_snap_new(const hs_summary *lane);
+void hs__summary_snap_free(const hs_summary *lane, hs__summary_snap *snap);
+int hs__summary_save(const hs_summary *lane, int32_t cap,
+                     hs__summary_snap *snap);
+void hs__summary_restore(hs_summary *lane, hs__summary_snap *const *snaps,
+                         size_t n);
 /* Records msg as s's HS_ERR_INVALID error and returns that code. */
 int hs__summary_invalid(hs_summary *s, const char *msg);
 

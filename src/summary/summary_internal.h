@@ -145,10 +145,6 @@ static inline capstate *summary_cap_of(hs_summary *s, int32_t cap,
  * s->stats; HS_OK or HS_ERR_NOMEM. */
 int summary_finish_caps(hs_summary *s);
 
-/* summary.c: frees what the events made (hs_summary_free() and
- * hs__summary_reset()). */
-void summary_free_state(hs_summary *s);
-
 /* summary.c: the events that set a figure of the whole log (every one
  * but the GC and heap events summary_event.c feeds to a capability). */
 int summary_on_global(hs_summary *s, const hs_event *ev);

@@ -41,22 +41,92 @@ hs_summary *hs__summary_lane(const hs_summary *s)
     return l;
 }
 
-void hs__summary_reset(hs_summary *s)
+/* What a lane's summary was before one of its blocks: every field, the
+ * generations, and the block's capability's state. */
+struct hs__summary_snap {
+    hs_summary whole;
+    hs_summary_gen *gens;
+    size_t gens_cap;
+    int32_t cap;
+    bool had_cap;
+    capstate cap_state;
+};
+
+hs__summary_snap *hs__summary_snap_new(const hs_summary *l)
 {
-    summary_free_state(s);
-    hs_summary keep = *s;
-    memset(s, 0, sizeof *s);
-    s->alloc_store = keep.alloc_store;
-    s->alloc = keep.alloc; /* &s->alloc_store or NULL: the same s */
-    s->windowed = keep.windowed;
-    s->from = keep.from;
-    s->to = keep.to;
-    s->from_marker = keep.from_marker;
-    s->to_marker = keep.to_marker;
-    s->input = keep.input;
-    s->par_all_balanced = true;
-    hs__error_clear(&s->err);
-    hs_intern_init(&s->marker_names, s->alloc);
+    return hs_calloc(l->alloc, 1, sizeof(hs__summary_snap));
+}
+
+void hs__summary_snap_free(const hs_summary *l, hs__summary_snap *snap)
+{
+    if (snap)
+        hs_free(l->alloc, snap->gens);
+    hs_free(l->alloc, snap);
+}
+
+/* cap's state in l, or NULL. */
+static capstate *state_of(const hs_summary *l, int32_t cap)
+{
+    size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
+    return slot < l->ncaps_alloc ? l->caps[slot] : NULL;
+}
+
+int hs__summary_save(const hs_summary *l, int32_t cap, hs__summary_snap *snap)
+{
+    if (l->ngens_alloc &&
+        !hs_grow(l->alloc, (void **)&snap->gens, &snap->gens_cap,
+                 l->ngens_alloc, sizeof *snap->gens))
+        return HS_ERR_NOMEM;
+    if (l->ngens_alloc)
+        memcpy(snap->gens, l->gens, l->ngens_alloc * sizeof *l->gens);
+    snap->whole = *l;
+    snap->cap = cap;
+    const capstate *c = state_of(l, cap);
+    snap->had_cap = c != NULL;
+    if (c)
+        snap->cap_state = *c;
+    return HS_OK;
+}
+
+/* The state of snaps[i]'s capability as before snaps[i]'s block, when no
+ * earlier one of snaps has given it back already; a state made since
+ * is freed. */
+static void restore_cap(hs_summary *l, hs__summary_snap *const *snaps,
+                        size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (snaps[j]->cap == snaps[i]->cap)
+            return; /* the earliest one is the state before them all */
+    size_t slot = snaps[i]->cap < 0 ? GLOBAL_SLOT : (size_t)snaps[i]->cap;
+    if (snaps[i]->had_cap) {
+        *l->caps[slot] = snaps[i]->cap_state;
+    } else if (slot < l->ncaps_alloc) {
+        hs_free(l->alloc, l->caps[slot]);
+        l->caps[slot] = NULL;
+    }
+}
+
+void hs__summary_restore(hs_summary *l, hs__summary_snap *const *snaps,
+                         size_t n)
+{
+    if (!n)
+        return;
+    for (size_t i = 0; i < n; i++)
+        restore_cap(l, snaps, i);
+    const hs__summary_snap *x = snaps[0];
+    hs_summary keep = *l;
+    *l = x->whole; /* the fields; the arrays are the ones l has now */
+    l->caps = keep.caps;
+    l->ncaps_alloc = keep.ncaps_alloc;
+    l->order = keep.order;
+    l->order_cap = keep.order_cap;
+    l->gens = keep.gens;
+    l->ngens_alloc = keep.ngens_alloc;
+    l->caps_out = keep.caps_out;
+    l->last_state = NULL; /* maybe freed: looked up again */
+    for (size_t g = 0; g < l->ngens_alloc; g++)
+        l->gens[g] = g < x->whole.ngens_alloc ? x->gens[g]
+                                              : (hs_summary_gen){0};
 }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -119,8 +189,9 @@ int hs__summary_merge(hs_summary *s, hs_summary *l)
     size_t need_caps = 0;
     for (size_t i = 0; i < l->norder; i++) {
         size_t slot = l->order[i];
-        if (slot < s->ncaps_alloc && s->caps[slot])
-            return HS_ERR_MISUSE; /* in both lanes: the plan was wrong */
+        if (slot < s->ncaps_alloc && s->caps[slot]) /* never, by the plan */
+            return summary_fail(s, HS_ERR_MISUSE, "capability %zu was read "
+                                "in both lanes", slot);
         need_caps = slot + 1 > need_caps ? slot + 1 : need_caps;
     }
     uint32_t *order = NULL;
