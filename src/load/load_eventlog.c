@@ -17,8 +17,10 @@
 #include "load/load_lanes.h"
 #include "summary/summary_bulk.h"
 
-/* Where the events of a tag go. */
-enum { TO_CENSUS = 1, TO_SUMMARY = 2 };
+#include <unistd.h>
+
+/* Where the events of a tag go (load_lanes.h's). */
+enum { TO_CENSUS = HS__TO_CENSUS, TO_SUMMARY = HS__TO_SUMMARY };
 
 typedef struct pass {
     hs_census *c;            /* NULL: no census */
@@ -201,8 +203,11 @@ int hs_summary_load_fd_lent(hs_summary *s, hs_reader *r, int fd,
     pass p;
     pass_init(&p, r, NULL, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
+    off_t at = loan ? lseek(fd, 0, SEEK_CUR) : -1;
+    const hs__lanes_req q = {s, p.to, on_summary_event, on_summary_event,
+                             &p, fd, at < 0 ? 0 : (uint64_t)at, loan};
     int st;
-    if (!hs__lanes_summary(s, r, fd, loan, on_summary_event, &p, &t, &st))
+    if (at < 0 || hs__lanes_read(&q, r, &t, &st) != HS__LANES_STOPPED)
         st = hs__read_fd_tally(r, fd, on_summary_event, &p, &t);
     pass_failure(&p, r, st);
     if (p.summary_err)

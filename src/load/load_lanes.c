@@ -69,6 +69,7 @@ typedef struct lanes {
     const hs_allocator *alloc;
     int fd;
     uint64_t base;
+    const uint8_t *to;       /* where each tag's events go */
     hs__plan plan;
     hs_reader *r1;
     hs_summary *s1;
@@ -94,12 +95,17 @@ void hs_thread_loan_init_size(hs_thread_loan *l, size_t size)
 
 /* --- lane 1 --------------------------------------------------------------- */
 
-/* lane 1's events: its capabilities' to its summary, the others kept. */
+/* lane 1's events: its capabilities' to its summary, the others kept
+ * (and those of them the census reads too). */
 static int lane1_event(void *user, const hs_event *ev)
 {
     lanes *L = user;
-    if (hs__summary_cap_tag(ev->tag))
-        return hs__summary_add_counted(L->s1, ev);
+    uint8_t to = ev->tag < 256 ? L->to[ev->tag] : 0;
+    if ((to & HS__TO_SUMMARY) && hs__summary_cap_tag(ev->tag)) {
+        int st = hs__summary_add_counted(L->s1, ev);
+        if (st || !(to & HS__TO_CENSUS))
+            return st;
+    }
     slot *sl = L->cur;
     if (!hs_grow(L->alloc, (void **)&sl->kept, &sl->kept_cap, sl->nkept + 1,
                  sizeof *sl->kept) ||
@@ -284,8 +290,8 @@ static bool own_segment(lanes *L, hs_reader *r, uint8_t *buf,
 /* Lane 0's part up to its last run. Returns fn's stop, or 0 with *at
  * where the one pass goes on: the last run's start, or where the lanes
  * could not; *taken the blocks of lane 1 it took. */
-static int lane0_run(lanes *L, hs_reader *r, uint8_t *buf, hs_event_fn fn,
-                     void *user, hs__tally *t, uint64_t *at, size_t *taken)
+static int lane0_run(lanes *L, const hs__lanes_req *q, hs_reader *r,
+                     uint8_t *buf, hs__tally *t, uint64_t *at, size_t *taken)
 {
     const hs__plan *p = &L->plan;
     const size_t last = last_run(p);
@@ -295,7 +301,7 @@ static int lane0_run(lanes *L, hs_reader *r, uint8_t *buf, hs_event_fn fn,
         *at = sg->off;
         int stop = 0;
         if (!sg->lane) {
-            if (!own_segment(L, r, buf, sg, fn, user, t, &stop, at))
+            if (!own_segment(L, r, buf, sg, q->fn, q->user, t, &stop, at))
                 return stop; /* or 0: an error, the end, a marker */
             continue;
         }
@@ -303,7 +309,7 @@ static int lane0_run(lanes *L, hs_reader *r, uint8_t *buf, hs_event_fn fn,
             *at = hs_reader_offset(r); /* an event cut by the block */
             return 0;
         }
-        if (!take_block(L, r, sg, *taken, fn, user, t, &stop))
+        if (!take_block(L, r, sg, *taken, q->kept_fn, q->user, t, &stop))
             return stop; /* or 0: lane 1 could not */
         ++*taken;
     }
@@ -365,18 +371,17 @@ static void give_back(lanes *L, size_t taken)
 /* Lane 0's part beside lane 1 in the lent thread, up to where one pass
  * goes on alone (*at), lane 1's summary merged into s. Returns 0, fn's
  * stop, or s's failure. */
-static int two_lanes(lanes *L, hs_summary *s, hs_reader *r,
-                     const hs_thread_loan *loan, hs_event_fn fn, void *user,
+static int two_lanes(lanes *L, const hs__lanes_req *q, hs_reader *r,
                      hs__tally *t, uint64_t *at)
 {
     *at = L->plan.seg[0].off;
     uint8_t *buf = hs_malloc(L->alloc, CHUNK);
-    if (!buf || loan->start(loan->user, lane1_run, L) != 0) {
+    if (!buf || q->loan->start(q->loan->user, lane1_run, L) != 0) {
         hs_free(L->alloc, buf);
         return 0;
     }
     size_t taken = 0;
-    int st = lane0_run(L, r, buf, fn, user, t, at, &taken);
+    int st = lane0_run(L, q, r, buf, t, at, &taken);
     hs_free(L->alloc, buf);
     hs__reader_lane_marker(r, false, 0);
     hs__reader_detach(r);
@@ -384,56 +389,51 @@ static int two_lanes(lanes *L, hs_summary *s, hs_reader *r,
     L->quit = true;
     pthread_cond_broadcast(&L->cv);
     pthread_mutex_unlock(&L->mu);
-    loan->join(loan->user);
+    q->loan->join(q->loan->user);
     give_back(L, taken);
     /* lane 1's capabilities merged before one pass goes on, which may
      * meet more of their events */
-    int ms = hs__summary_merge(s, L->s1);
+    int ms = hs__summary_merge(q->s, L->s1);
     return st ? st : ms;
 }
 
-/* The loan's thread, when it is one and fd a regular file; its start
- * and the file's size from where fd stands in *base and *size. */
-static bool may_lend(const hs_thread_loan *loan, int fd, uint64_t *base,
-                     uint64_t *size)
+/* The loan's thread, when it is one and q's fd a regular file holding
+ * base; the bytes from base in *size. */
+static bool may_lend(const hs__lanes_req *q, uint64_t *size)
 {
     hs_thread_loan taken;
     hs_thread_loan_init(&taken);
     struct stat sb;
-    if (!loan || hs__options_take(&taken, sizeof taken, loan) ||
-        !taken.start || !taken.join || fstat(fd, &sb) != 0 ||
-        !S_ISREG(sb.st_mode))
+    if (!q->loan || hs__options_take(&taken, sizeof taken, q->loan) ||
+        !taken.start || !taken.join || fstat(q->fd, &sb) != 0 ||
+        !S_ISREG(sb.st_mode) || sb.st_size < 0 ||
+        (uint64_t)sb.st_size < q->base)
         return false;
-    off_t at = lseek(fd, 0, SEEK_CUR);
-    if (at < 0 || sb.st_size < at)
-        return false;
-    *base = (uint64_t)at;
-    *size = (uint64_t)(sb.st_size - at);
+    *size = (uint64_t)sb.st_size - q->base;
     return true;
 }
 
-bool hs__lanes_summary(hs_summary *s, hs_reader *r, int fd,
-                       const hs_thread_loan *loan, hs_event_fn fn,
-                       void *user, hs__tally *t, int *st)
+int hs__lanes_read(const hs__lanes_req *q, hs_reader *r, hs__tally *t,
+                   int *st)
 {
-    uint64_t base, size, at;
+    uint64_t size, at;
     /* a caller's allocator may not be one two threads can call at once */
-    if (!may_lend(loan, fd, &base, &size) || !hs__summary_fresh(s) ||
+    if (!may_lend(q, &size) || !q->s || !hs__summary_fresh(q->s) ||
         hs_reader_offset(r) != 0 || hs_reader_header_done(r) ||
-        hs__reader_alloc(r) || hs__summary_alloc(s))
-        return false;
-    lanes L = {.alloc = hs__reader_alloc(r), .fd = fd, .base = base};
+        hs__reader_alloc(r) || hs__summary_alloc(q->s))
+        return HS__LANES_NONE;
+    lanes L = {.alloc = NULL, .fd = q->fd, .base = q->base, .to = q->to};
     int stop = 0;
     bool sync = false;
-    if (hs__reader_header_pread(r, fd, base, &at) == HS_OK &&
-        hs__plan_make(r, fd, base, at, size, &L.plan, L.alloc) == HS_OK &&
-        (sync = lanes_open(&L, r, s)))
-        stop = two_lanes(&L, s, r, loan, fn, user, t, &at);
+    if (hs__reader_header_pread(r, q->fd, q->base, &at) == HS_OK &&
+        hs__plan_make(r, q->fd, q->base, at, size, &L.plan, NULL) == HS_OK &&
+        (sync = lanes_open(&L, r, q->s)))
+        stop = two_lanes(&L, q, r, t, &at);
     lanes_close(&L, sync);
     if (stop) {
         *st = stop;
-        return true;
+        return HS__LANES_STOPPED;
     }
-    (void)lseek(fd, (off_t)(base + at), SEEK_SET);
-    return false; /* one pass goes on from there */
+    (void)lseek(q->fd, (off_t)(q->base + at), SEEK_SET);
+    return HS__LANES_ON; /* one pass goes on from there */
 }

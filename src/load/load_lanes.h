@@ -8,18 +8,40 @@
 #include "heapscope/load.h"
 #include "read/read_eventlog.h"
 
+/* Where the events of a tag go (load_eventlog.c's table). */
+enum { HS__TO_CENSUS = 1, HS__TO_SUMMARY = 2 };
+
+/* A pass in two lanes: the summary s (fresh) and the events of `to`
+ * (256 entries), lane 0's own handed to fn and those lane 1 keeps to
+ * kept_fn (the summary's capability events of lane 1's blocks went to
+ * lane 1's summary, merged into s); the log on fd from byte base, in a
+ * thread of loan's. */
+typedef struct hs__lanes_req {
+    hs_summary *s;
+    const uint8_t *to;
+    hs_event_fn fn, kept_fn;
+    void *user;
+    int fd;
+    uint64_t base;
+    const hs_thread_loan *loan;
+} hs__lanes_req;
+
+/* What hs__lanes_read() did. */
+enum {
+    HS__LANES_NONE,   /* nothing: one pass reads from where it stands */
+    HS__LANES_ON,     /* one pass goes on from fd's position */
+    HS__LANES_STOPPED /* fn or s stopped the pass: its return in *st */
+};
+
 /*
- * Reads the eventlog on fd (r new, s fresh) in two lanes, the lent
- * thread's and the calling one's, handing the summary's events to fn
- * (user) in file order as one pass would and noting every event in *t
- * (zeroed, max_cap -1), up to the last events after every block of the
- * lent thread's, or up to where the lanes cannot read as one pass.
- * Returns false when the one pass is to go on from there, with r, s, *t
- * and fd's position where it goes on (maybe the start: no lanes); or
- * true with the pass's return in *st when fn stopped it, or s failed.
+ * Reads the eventlog of q (r new) in two lanes, the lent thread's and
+ * the calling one's, handing the events on in file order as one pass
+ * would and noting every event in *t (zeroed, max_cap -1), up to the
+ * last events after every block of the lent thread's, or up to where
+ * the lanes cannot read as one pass; r, s, *t and fd's position are left
+ * where one pass goes on. Returns HS__LANES_*.
  */
-bool hs__lanes_summary(hs_summary *s, hs_reader *r, int fd,
-                       const hs_thread_loan *loan, hs_event_fn fn,
-                       void *user, hs__tally *t, int *st);
+int hs__lanes_read(const hs__lanes_req *q, hs_reader *r, hs__tally *t,
+                   int *st);
 
 #endif
