@@ -30,6 +30,16 @@ char *onepass_text(const hs_summary *s, bool json)
     return t;
 }
 
+char *onepass_csv(const hs_census *c)
+{
+    hs_membuf m = {0};
+    hs_sink k = hs_membuf_sink(&m);
+    hs_render_csv(c, &k, HS_CSV_LONG);
+    char *t = strdup(m.data ? m.data : "");
+    hs_membuf_free(&m);
+    return t;
+}
+
 /* --- the lent thread --------------------------------------------------- */
 
 typedef struct test_loan {
@@ -136,6 +146,98 @@ static int compare_at(const char *path, off_t skip,
 int lanes_compare(const char *path, const hs_summary_window *w)
 {
     return compare_at(path, 0, w);
+}
+
+/* --- the census's pass both ways -------------------------------------- */
+
+/* What a census shows of the events the lanes hand it, as text: its
+ * figures, heap lines, markers, messages and warnings, and its CSV. */
+static char *census_text(const hs_census *c)
+{
+    const hs_census_info *in = hs_census_get_info(c);
+    hs_membuf m = {0};
+    hs_sink k = hs_membuf_sink(&m);
+    hs_sink_printf(&k, "%llu %llu %u %d %llu %llu %llu %u\n",
+                   (unsigned long long)in->events,
+                   (unsigned long long)in->end_time_ns, in->capabilities,
+                   in->complete, (unsigned long long)in->cut_offset,
+                   (unsigned long long)in->time_samples,
+                   (unsigned long long)in->cost_centres, in->breakdown);
+    for (int line = 0; line < HS_LINE_COUNT; line++) {
+        const hs_census_point *pt;
+        size_t n = hs_census_heap_line(c, (hs_heap_line)line, &pt);
+        for (size_t i = 0; i < n; i++)
+            hs_sink_printf(&k, "L%d %llu %llu\n", line,
+                           (unsigned long long)pt[i].time_ns,
+                           (unsigned long long)pt[i].bytes);
+    }
+    for (size_t i = 0; i < hs_census_marker_count(c); i++)
+        hs_sink_printf(&k, "M %llu %s\n",
+                       (unsigned long long)hs_census_marker_at(c, i)->time_ns,
+                       hs_census_marker_at(c, i)->text);
+    for (size_t i = 0; i < hs_census_message_count(c); i++)
+        hs_sink_printf(&k, "U %s\n", hs_census_message_at(c, i)->text);
+    for (size_t i = 0; i < hs_census_warning_count(c); i++)
+        hs_sink_printf(&k, "W %s\n", hs_census_warning(c, i));
+    char *csv = onepass_csv(c);
+    hs_sink_printf(&k, "%s", csv);
+    free(csv);
+    char *t = strdup(m.data ? m.data : "");
+    hs_membuf_free(&m);
+    return t;
+}
+
+/* The census and summary of the log at byte skip of path's file. */
+static char *census_load(const char *path, off_t skip,
+                         const hs_thread_loan *loan, int *st, hs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    hs_census *c = hs_census_new();
+    hs_summary *s = hs_summary_new();
+    CU_ASSERT_FATAL(f && c && s);
+    CU_ASSERT_FATAL(lseek(fileno(f), skip, SEEK_SET) == skip);
+    *st = loan ? hs_census_load_summary_fd_lent(c, s, fileno(f), loan, err)
+               : hs_census_load_summary_fd(c, s, fileno(f), err);
+    hs_summary_finish(s);
+    char *json = onepass_text(s, true);
+    char *ct = *st >= 0 ? census_text(c) : strdup("");
+    char *both = malloc(strlen(json) + strlen(ct) + 1);
+    CU_ASSERT_FATAL(both != NULL);
+    strcpy(both, ct);
+    strcat(both, json);
+    free(json);
+    free(ct);
+    hs_summary_free(s);
+    hs_census_free(c);
+    fclose(f);
+    return both;
+}
+
+static int census_compare_at(const char *path, off_t skip)
+{
+    test_loan tl = {0};
+    hs_thread_loan loan;
+    hs_thread_loan_init(&loan);
+    loan.start = loan_start;
+    loan.join = loan_join;
+    loan.user = &tl;
+    int st1, st2;
+    hs_error e1, e2;
+    char *one = census_load(path, skip, NULL, &st1, &e1);
+    char *two = census_load(path, skip, &loan, &st2, &e2);
+    bool same = st1 == st2 && same_error(&e1, &e2) && strcmp(one, two) == 0;
+    if (!same)
+        printf("\n  %s: the census's lanes differ (%d, %s)\n--- one pass: "
+               "%d, %s\n", path, st2, e2.message, st1, e1.message);
+    CU_ASSERT(same);
+    free(one);
+    free(two);
+    return tl.starts;
+}
+
+int lanes_census_compare(const char *path)
+{
+    return census_compare_at(path, 0);
 }
 
 /* --- a -N3 log -------------------------------------------------------- */
@@ -298,9 +400,9 @@ static void write_log(const char *path, const uint8_t *data, size_t len)
 }
 
 /* The log with the n bytes at `at` set to v's lowest, big-endian, both
- * ways. */
+ * ways (the census's pass too when `census`). */
 static void compare_patched(const char *path, const built *b, size_t at,
-                            uint32_t v, int n)
+                            uint32_t v, int n, bool census)
 {
     uint8_t *copy = malloc(b->w.len);
     CU_ASSERT_FATAL(copy != NULL);
@@ -309,6 +411,8 @@ static void compare_patched(const char *path, const built *b, size_t at,
         copy[at + (size_t)i] = (uint8_t)(v >> (8 * (n - 1 - i)));
     write_log(path, copy, b->w.len);
     lanes_compare(path, NULL);
+    if (census)
+        lanes_census_compare(path);
     free(copy);
 }
 
@@ -322,21 +426,22 @@ static uint16_t lane1_cap(const built *b)
     return big;
 }
 
-/* Every event of lane 1's middle block made undeclared, a block marker
- * and (a variable one) longer than its block; the first of the other
- * capabilities' middle blocks made undeclared. */
+/* Every event of lane 1's middle block made undeclared (the census's
+ * pass too), a block marker and (a variable one) longer than its block;
+ * the first of the other capabilities' middle blocks made undeclared. */
 static void corrupt_events(const char *path, const built *b)
 {
     uint16_t big = lane1_cap(b);
     for (size_t i = 0; i < b->nnoted; i++) {
         bool first = i == 0 || b->noted_cap[i - 1] != b->noted_cap[i];
-        if (first || b->noted_cap[i] == big)
-            compare_patched(path, b, b->noted[i], 0x7fff, 2);
-        if (b->noted_cap[i] != big)
+        bool lane1 = b->noted_cap[i] == big;
+        if (first || lane1)
+            compare_patched(path, b, b->noted[i], 0x7fff, 2, lane1);
+        if (!lane1)
             continue;
-        compare_patched(path, b, b->noted[i], HS_EV_BLOCK_MARKER, 2);
+        compare_patched(path, b, b->noted[i], HS_EV_BLOCK_MARKER, 2, false);
         if (b->noted_var[i])
-            compare_patched(path, b, b->noted[i] + 10, 0xfff0, 2);
+            compare_patched(path, b, b->noted[i] + 10, 0xfff0, 2, false);
     }
 }
 
@@ -350,18 +455,20 @@ static void off_sizes(const char *path, const built *b)
                         (uint32_t)p[2] << 8 | p[3];
         for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
             compare_patched(path, b, b->block[k] + 10,
-                            size + (uint32_t)by[i], 4);
+                            size + (uint32_t)by[i], 4, false);
     }
 }
 
-/* The log cut at every byte of its last three blocks (two
- * capabilities' and the global buffer's). */
+/* The log cut at every byte of its last two blocks (a capability's and
+ * the global buffer's); the census's pass at every byte of the last. */
 static void cuts(const char *path, const built *b)
 {
     write_log(path, b->w.data, b->w.len);
-    for (size_t len = b->w.len; len > b->block[b->nblocks - 3]; len--) {
+    for (size_t len = b->w.len; len > b->block[b->nblocks - 2]; len--) {
         CU_ASSERT_FATAL(truncate(path, (off_t)len - 1) == 0);
         lanes_compare(path, NULL);
+        if (len > b->block[b->nblocks - 1]) /* the census: the last block */
+            lanes_census_compare(path);
     }
 }
 
@@ -411,6 +518,7 @@ void test_lanes_built(void)
         build_log(&b, only);
         write_log(path, b.w.data, b.w.len);
         CU_ASSERT_EQUAL(lanes_compare(path, NULL), 1);
+        CU_ASSERT_EQUAL(lanes_census_compare(path), 1);
         evw_free(&b.w);
     }
     build_log(&b, -1);
@@ -428,6 +536,7 @@ void test_lanes_built(void)
     memcpy(after + 8, b.w.data, b.w.len);
     write_log(path, after, b.w.len + 8);
     CU_ASSERT_EQUAL(compare_at(path, 8, NULL), 1);
+    CU_ASSERT_EQUAL(census_compare_at(path, 8), 1);
     free(after);
     write_log(path, b.w.data, b.w.len);
     loan_refused(path);

@@ -18,10 +18,21 @@ char *onepass_text(const hs_summary *s, bool json);
  * started its second thread (0: the log was read in one pass). */
 int lanes_compare(const char *path, const hs_summary_window *w);
 
+/* The CSV of c (HS_CSV_LONG), malloc'd. */
+char *onepass_csv(const hs_census *c);
+
+/* The same for hs_census_load_summary_fd() against
+ * hs_census_load_summary_fd_lent(): the return and error, the census's
+ * figures, heap lines, markers, messages, warnings and CSV, and the
+ * summary's JSON. */
+int lanes_census_compare(const char *path);
+
 /* A -N3 log made with tests/evwriter.c, read both ways whole (with its
  * figures in each capability in turn, and windowed), with a corrupt
  * event at every event of one of lane 1's blocks, block sizes off an
- * event's end, and cut at every byte of its last three blocks. */
+ * event's end, and cut at every byte of its last two blocks; the
+ * census's pass whole, with the undeclared tags in lane 1's block and
+ * cut at every byte of the last block. */
 void test_lanes_built(void);
 
 #endif

@@ -125,16 +125,6 @@ static void same_summary(const hs_summary *want, const hs_summary *got,
                     hs_summary_get_stats(got)->events);
 }
 
-static char *csv_of(const hs_census *c)
-{
-    hs_membuf m = {0};
-    hs_sink k = hs_membuf_sink(&m);
-    hs_render_csv(c, &k, HS_CSV_LONG);
-    char *t = strdup(m.data ? m.data : "");
-    hs_membuf_free(&m);
-    return t;
-}
-
 /* The census's heap lines against the log's HEAP_SIZE, HEAP_LIVE and
  * BLOCKS_SIZE events in a stable sort by time (qsort by time and place):
  * the points appended inline (census_impl.h) and sorted run by run in
@@ -183,7 +173,7 @@ static void check_census_pass(const char *path,
     CU_ASSERT_EQUAL(ia->end_time_ns, ib->end_time_ns);
     CU_ASSERT_EQUAL(ia->capabilities, ib->capabilities);
     CU_ASSERT_EQUAL(ia->complete, ib->complete);
-    char *ca = csv_of(a), *cb = csv_of(b);
+    char *ca = onepass_csv(a), *cb = onepass_csv(b);
     CU_ASSERT_STRING_EQUAL(ca, cb);
     check_lines(points, b, path);
     free(ca);
@@ -195,8 +185,9 @@ static void check_census_pass(const char *path,
     fclose(f2);
 }
 
-/* How many of the logs check_log() read the lanes took. */
-static int lanes_run;
+/* How many of the logs check_log() read the lanes took, for the summary
+ * and for the census. */
+static int lanes_run, lanes_census;
 
 static void check_log(const char *path)
 {
@@ -227,6 +218,7 @@ static void check_log(const char *path)
     }
     check_census_pass(path, points, want);
     lanes_run += lanes_compare(path, NULL) > 0;
+    lanes_census += lanes_census_compare(path) > 0;
     hs_summary_free(want);
     free(log);
 }
@@ -422,9 +414,10 @@ static void test_samples(void)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/samples", tu_source_dir());
-    lanes_run = 0;
+    lanes_run = lanes_census = 0;
     int n = check_dir(dir);
     CU_ASSERT(n >= 10);
+    CU_ASSERT(lanes_run >= 3 && lanes_census == lanes_run);
     printf("\n  %d sample logs, %d of them in two lanes\n", n, lanes_run);
 }
 
@@ -435,8 +428,9 @@ static void test_corpus(void)
         tu_skip("no corpus at $HEAPSCOPE_SHARED_DIR/corpus/ghc-events");
         return;
     }
-    lanes_run = 0;
+    lanes_run = lanes_census = 0;
     int n = check_dir(dir);
+    CU_ASSERT(lanes_census == lanes_run);
     printf("\n  %d corpus logs, %d of them in two lanes\n", n, lanes_run);
 }
 

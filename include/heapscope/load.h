@@ -100,6 +100,19 @@ static inline void hs_thread_loan_init(hs_thread_loan *l)
 HS_API int hs_summary_load_fd_lent(hs_summary *s, hs_reader *r, int fd,
                                    const hs_thread_loan *loan);
 
+/*
+ * As hs_census_load_summary_fd(), with a thread lent by the caller (loan
+ * may be NULL: none): an eventlog in a regular file, read with a summary
+ * s, is read in two lanes as hs_summary_load_fd_lent() reads it, the
+ * census fed every event it reads in file order by the calling thread.
+ * The census, the summary, the messages, offsets and return are those of
+ * hs_census_load_summary_fd(). HS_ERR_INVALID (in *err) when loan was
+ * not set up by hs_thread_loan_init().
+ */
+HS_API int hs_census_load_summary_fd_lent(hs_census *c, hs_summary *s,
+                                          int fd, const hs_thread_loan *loan,
+                                          hs_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -183,8 +183,10 @@ int hs_census_load_hp(hs_census *c, FILE *in, hs_error *err)
     return st;
 }
 
-/* hs_census_load_fd(), and the events to s too (NULL: none). */
-static int load_fd(hs_census *c, hs_summary *s, int fd, hs_error *err)
+/* hs_census_load_fd(), and the events to s too (NULL: none), in a thread
+ * of loan's too (NULL: none). */
+static int load_fd(hs_census *c, hs_summary *s, int fd,
+                   const hs_thread_loan *loan, hs_error *err)
 {
     hs__error_clear(err);
     hs_input in;
@@ -213,7 +215,7 @@ static int load_fd(hs_census *c, hs_summary *s, int fd, hs_error *err)
         st = load_hp(c, &in, err);
         break;
     default:
-        st = hs__load_eventlog(c, s, &in, err);
+        st = hs__load_eventlog(c, s, &in, loan, err);
         break;
     }
     hs_input_close(&in);
@@ -222,11 +224,25 @@ static int load_fd(hs_census *c, hs_summary *s, int fd, hs_error *err)
 
 int hs_census_load_fd(hs_census *c, int fd, hs_error *err)
 {
-    return load_fd(c, NULL, fd, err);
+    return load_fd(c, NULL, fd, NULL, err);
 }
 
 int hs_census_load_summary_fd(hs_census *c, hs_summary *s, int fd,
                               hs_error *err)
 {
-    return load_fd(c, s, fd, err);
+    return load_fd(c, s, fd, NULL, err);
+}
+
+int hs_census_load_summary_fd_lent(hs_census *c, hs_summary *s, int fd,
+                                   const hs_thread_loan *loan,
+                                   hs_error *err)
+{
+    hs_thread_loan taken;
+    hs_thread_loan_init(&taken);
+    if (loan && hs__options_take(&taken, sizeof taken, loan)) {
+        hs__error_set(err, HS_ERR_INVALID, NULL, "the thread loan was not "
+                      "set up by hs_thread_loan_init");
+        return HS_ERR_INVALID;
+    }
+    return load_fd(c, s, fd, loan, err);
 }

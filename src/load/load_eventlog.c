@@ -160,8 +160,42 @@ static int census_done(hs_census *c, hs_reader *r, int st, hs_error *err)
     return HS_OK;
 }
 
+/* on_event() of an event lane 1 kept (load_lanes.c): lane 1's summary
+ * took the capability events already. */
+static int on_kept_event(void *user, const hs_event *ev)
+{
+    pass *p = user;
+    if (!ev->known || ev->tag >= 256)
+        return 0;
+    uint8_t to = p->to[ev->tag];
+    if (hs__summary_cap_tag(ev->tag))
+        to &= (uint8_t)~TO_SUMMARY;
+    if (to == TO_SUMMARY)
+        return hs__summary_add_counted(p->s, ev);
+    return to ? on_census_event(p, ev, to) : 0;
+}
+
+/* The pass in two lanes, when `in` is a regular file that has only been
+ * peeked at: the log starts where the fd stands less what in holds.
+ * false when the one pass is to go on through in (which then reads on
+ * from where the lanes left the fd). */
+static bool lanes_for_input(pass *p, hs_reader *r, hs_input *in,
+                            const hs_thread_loan *loan, hs__tally *t,
+                            int *st)
+{
+    off_t at = loan && p->s && !in->offset ? lseek(in->fd, 0, SEEK_CUR) : -1;
+    if (at < 0 || (uint64_t)at < in->buf_len)
+        return false;
+    const hs__lanes_req q = {p->s, p->to, on_event, on_kept_event, p,
+                             in->fd, (uint64_t)at - in->buf_len, loan};
+    int rc = hs__lanes_read(&q, r, t, st);
+    if (rc == HS__LANES_ON)
+        hs_input_drop(in);
+    return rc == HS__LANES_STOPPED;
+}
+
 int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
-                      hs_error *err)
+                      const hs_thread_loan *loan, hs_error *err)
 {
     hs_reader *r = hs_reader_new_with(c->alloc);
     if (!r) {
@@ -172,7 +206,9 @@ int hs__load_eventlog(hs_census *c, hs_summary *s, hs_input *in,
     pass p;
     pass_init(&p, r, c, s);
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
-    int st = hs__read_input_tally(r, in, on_event, &p, &t);
+    int st;
+    if (!lanes_for_input(&p, r, in, loan, &t, &st))
+        st = hs__read_input_tally(r, in, on_event, &p, &t);
     pass_failure(&p, r, st);
     if (p.census_err || p.summary_err) {
         hs_reader_free(r);

@@ -122,3 +122,9 @@ void hs_input_close(hs_input *in)
     in->block = in->buf = NULL;
     in->buf_len = 0;
 }
+
+void hs_input_drop(hs_input *in)
+{
+    in->buf_len = 0;
+    in->eof = false;
+}

@@ -57,6 +57,10 @@ int hs_input_next(hs_input *in, const uint8_t **data, size_t *len);
 int hs_input_peek(hs_input *in, size_t n, const uint8_t **data,
                   size_t *len);
 
+/* Forgets the bytes read and not handed out (a peek's): the next pull
+ * reads on from where the fd stands, which its caller has moved. */
+void hs_input_drop(hs_input *in);
+
 /* Frees the buffer; the fd stays open. Harmless twice. */
 void hs_input_close(hs_input *in);
 
