@@ -30,6 +30,17 @@ char *onepass_text(const hs_summary *s, bool json)
     return t;
 }
 
+char *onepass_join(char *a, char *b)
+{
+    char *both = malloc(strlen(a) + strlen(b) + 1);
+    CU_ASSERT_FATAL(both != NULL);
+    strcpy(both, a);
+    strcat(both, b);
+    free(a);
+    free(b);
+    return both;
+}
+
 char *onepass_csv(const hs_census *c)
 {
     hs_membuf m = {0};
@@ -199,14 +210,8 @@ static char *census_load(const char *path, off_t skip,
     *st = loan ? hs_census_load_summary_fd_lent(c, s, fileno(f), loan, err)
                : hs_census_load_summary_fd(c, s, fileno(f), err);
     hs_summary_finish(s);
-    char *json = onepass_text(s, true);
-    char *ct = *st >= 0 ? census_text(c) : strdup("");
-    char *both = malloc(strlen(json) + strlen(ct) + 1);
-    CU_ASSERT_FATAL(both != NULL);
-    strcpy(both, ct);
-    strcat(both, json);
-    free(json);
-    free(ct);
+    char *both = onepass_join(*st >= 0 ? census_text(c) : strdup(""),
+                              onepass_text(s, true));
     hs_summary_free(s);
     hs_census_free(c);
     fclose(f);

@@ -18,6 +18,9 @@ char *onepass_text(const hs_summary *s, bool json);
  * started its second thread (0: the log was read in one pass). */
 int lanes_compare(const char *path, const hs_summary_window *w);
 
+/* a then b in one malloc'd string; both freed. */
+char *onepass_join(char *a, char *b);
+
 /* The CSV of c (HS_CSV_LONG), malloc'd. */
 char *onepass_csv(const hs_census *c);
 

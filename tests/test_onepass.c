@@ -372,13 +372,7 @@ static char *interleaved(hs_event runs[N_STATES][PER_STATE], size_t len,
         left--;
     }
     CU_ASSERT_EQUAL(hs_summary_finish(s), HS_OK);
-    char *t = onepass_text(s, false), *j = onepass_text(s, true);
-    char *both = malloc(strlen(t) + strlen(j) + 1);
-    CU_ASSERT_FATAL(both != NULL);
-    strcpy(both, t);
-    strcat(both, j);
-    free(t);
-    free(j);
+    char *both = onepass_join(onepass_text(s, false), onepass_text(s, true));
     hs_summary_free(s);
     return both;
 }
