@@ -57,7 +57,7 @@ int cli_load_census_summary(const char *path, unsigned name_limit,
     }
     hs_error err;
     cli_progress_begin(fd, path);
-    int st = hs_census_load_summary_fd(c, s, fd, &err);
+    int st = hs_census_load_summary_fd_lent(c, s, fd, cli_loan(), &err);
     cli_progress_end();
     if (fd > 0)
         close(fd);

@@ -95,22 +95,16 @@ void hs_thread_loan_init_size(hs_thread_loan *l, size_t size)
 
 /* --- lane 1 --------------------------------------------------------------- */
 
-/* lane 1's events: its capabilities' to its summary, the others kept
- * (and those of them the census reads too). */
-static int lane1_event(void *user, const hs_event *ev)
+/* Keeps ev for lane 0, its payload copied; HS_OK or HS_ERR_NOMEM. */
+static HS_NOINLINE int keep(lanes *L, const hs_event *ev)
 {
-    lanes *L = user;
-    uint8_t to = ev->tag < 256 ? L->to[ev->tag] : 0;
-    if ((to & HS__TO_SUMMARY) && hs__summary_cap_tag(ev->tag)) {
-        int st = hs__summary_add_counted(L->s1, ev);
-        if (st || !(to & HS__TO_CENSUS))
-            return st;
-    }
     slot *sl = L->cur;
-    if (!hs_grow(L->alloc, (void **)&sl->kept, &sl->kept_cap, sl->nkept + 1,
-                 sizeof *sl->kept) ||
-        !hs_grow(L->alloc, (void **)&sl->bytes, &sl->bytes_cap,
-                 sl->nbytes + ev->payload_len, 1)) {
+    if ((sl->nkept == sl->kept_cap &&
+         !hs_grow(L->alloc, (void **)&sl->kept, &sl->kept_cap, sl->nkept + 1,
+                  sizeof *sl->kept)) ||
+        (sl->bytes_cap - sl->nbytes < ev->payload_len &&
+         !hs_grow(L->alloc, (void **)&sl->bytes, &sl->bytes_cap,
+                  sl->nbytes + ev->payload_len, 1))) {
         L->kept_failed = true;
         return HS_ERR_NOMEM;
     }
@@ -121,7 +115,29 @@ static int lane1_event(void *user, const hs_event *ev)
     if (ev->payload_len)
         memcpy(sl->bytes + sl->nbytes, ev->payload, ev->payload_len);
     sl->nbytes += ev->payload_len;
-    return 0;
+    return HS_OK;
+}
+
+/* keep() of a capability event that lane 1's summary takes too (a heap
+ * line's point for the census). */
+static HS_NOINLINE int take_and_keep(lanes *L, const hs_event *ev)
+{
+    int st = hs__summary_add_counted(L->s1, ev);
+    return st ? st : keep(L, ev);
+}
+
+/* lane 1's events: its capabilities' to its summary, the others kept
+ * (and those of them the census reads too). Most are the summary's
+ * alone: a tail call, no frame. */
+static int lane1_event(void *user, const hs_event *ev)
+{
+    lanes *L = user;
+    uint8_t to = ev->tag < 256 ? L->to[ev->tag] : 0;
+    if (!(to & HS__TO_SUMMARY) || !hs__summary_cap_tag(ev->tag))
+        return keep(L, ev);
+    if (to & HS__TO_CENSUS)
+        return take_and_keep(L, ev);
+    return hs__summary_add_counted(L->s1, ev);
 }
 
 /* Reads and frames the block sg into sl: true when it went as one
@@ -214,11 +230,16 @@ static bool take_block(lanes *L, hs_reader *r, const hs__segment *sg,
         return false;
     hs__reader_pos pos;
     hs__reader_pos_get(r, &pos);
+    hs_event ev; /* its union is the decoding's to fill */
     for (size_t i = 0; i < sl->nkept; i++) {
         const kept *kp = &sl->kept[i];
-        hs_event ev = {.tag = kp->tag, .cap = kp->cap, .time = kp->time,
-                       .offset = kp->offset, .index = pos.index + kp->index,
-                       .payload = sl->bytes + kp->at, .payload_len = kp->len};
+        ev.tag = kp->tag;
+        ev.cap = kp->cap;
+        ev.time = kp->time;
+        ev.offset = kp->offset;
+        ev.index = pos.index + kp->index;
+        ev.payload = sl->bytes + kp->at;
+        ev.payload_len = kp->len;
         /* lane 1 decoded the same bytes with the same table: no
          * failure (r would hold it, which one pass then returns) */
         if (hs__reader_decode_kept(r, &ev) < 0 ||
