@@ -13,6 +13,7 @@
 
 #include "read/input.h"
 #include "read/read_eventlog.h"
+#include "read/read_lanes.h"
 
 #include "evhash.h"
 #include "evwriter.h"
@@ -557,6 +558,75 @@ static void test_every_fixed_size(void)
     evw_free(&w);
 }
 
+/* A -N2 log of `blocks` blocks taking turns between capabilities 0 and
+ * 1, each of two USER_MARKERs of `text` bytes, written to path. */
+static void marker_blocks(const char *path, int blocks, size_t text)
+{
+    char *msg = malloc(text);
+    CU_ASSERT_FATAL(msg != NULL);
+    memset(msg, 'm', text);
+    evw w;
+    evw_start_ghc92(&w);
+    uint64_t t = 1000;
+    for (int i = 0; i < blocks; i++) {
+        size_t at = evw_block(&w, t, (uint16_t)(i % 2));
+        for (int k = 0; k < 2; k++) {
+            hs_event m = {.tag = HS_EV_USER_MARKER, .known = true};
+            m.u.msg.text = (hs_str){msg, text};
+            evw_write(&w, t += 10, &m);
+        }
+        evw_block_end(&w, at, t);
+    }
+    evw_data_end(&w);
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_FATAL(f && fwrite(w.data, 1, w.len, f) == w.len);
+    fclose(f);
+    evw_free(&w);
+    free(msg);
+}
+
+/* The plan of the log at path: its number of segments, lane 1's blocks
+ * in *lane1 and whether its segments end where the file does. */
+static size_t plan_of(const char *path, size_t *lane1, bool *whole)
+{
+    int fd = open(path, O_RDONLY);
+    hs_reader *r = hs_reader_new();
+    CU_ASSERT_FATAL(fd >= 0 && r != NULL);
+    uint64_t at, size = (uint64_t)lseek(fd, 0, SEEK_END);
+    CU_ASSERT_FATAL(hs__reader_header_pread(r, fd, 0, &at) == HS_OK);
+    hs__plan p;
+    CU_ASSERT_FATAL(hs__plan_make(r, fd, 0, at, size, &p, NULL) == HS_OK);
+    size_t n = p.n;
+    *lane1 = p.lane1_blocks;
+    *whole = p.seg[n - 1].off + p.seg[n - 1].len == size;
+    hs__plan_free(&p, NULL);
+    hs_reader_free(r);
+    close(fd);
+    return n;
+}
+
+/* Blocks of a few events each cost the two lanes more than they carry:
+ * the plan's walk stops after 64 of them, the rest one segment of one
+ * pass; blocks of 64 KiB are planned to the end (the data-end marker a
+ * segment of its own). */
+static void test_lanes_small_blocks(void)
+{
+    char path[] = "/tmp/heapscope-plan-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    size_t lane1;
+    bool whole;
+    marker_blocks(path, 300, 20);
+    /* the rest, in lane 0, outweighs both capabilities' blocks planned */
+    CU_ASSERT_EQUAL(plan_of(path, &lane1, &whole), 65);
+    CU_ASSERT(lane1 == 64 && whole);
+    marker_blocks(path, 80, 32 * 1024);
+    CU_ASSERT_EQUAL(plan_of(path, &lane1, &whole), 81);
+    CU_ASSERT(lane1 == 40 && whole);
+    unlink(path);
+}
+
 int main(void)
 {
     static const tu_test tests[] = {
@@ -570,6 +640,7 @@ int main(void)
         {"chunks start on a cache line", test_aligned_chunks},
         {"every fixed size framed alike by every loop",
          test_every_fixed_size},
+        {"the lanes' plan stops at small blocks", test_lanes_small_blocks},
         {NULL, NULL},
     };
     return tu_main("input", NULL, NULL, tests);
