@@ -12,6 +12,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -134,12 +135,20 @@ static void remove_files(const char *dir, const char *prefix)
 }
 
 /* Removes the work directory (its files are flat: the set's and their
- * temporary names) and the output's temporary file. */
+ * temporary names) and the output's temporary file. The set's second
+ * writing thread may still make a file in the directory after its files
+ * were removed (about one interrupt in a hundred left one): they are
+ * removed again until the directory goes, after which no file can be made
+ * in it. */
 static void remove_workdir(void)
 {
+    int saved = errno;
     if (have_workdir) {
-        remove_files(workdir, "");
-        rmdir(workdir);
+        for (int i = 0; i < 1000; i++) {
+            remove_files(workdir, "");
+            if (rmdir(workdir) == 0 || errno != ENOTEMPTY)
+                break;
+        }
         have_workdir = 0;
     }
     if (have_made) {
@@ -150,6 +159,7 @@ static void remove_workdir(void)
         remove_files(outdir, outprefix);
         have_output = 0;
     }
+    errno = saved;
 }
 
 /* Ctrl-C, SIGTERM or SIGHUP while a set or an output is written through
