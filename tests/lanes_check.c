@@ -6,152 +6,59 @@
  * block sizes, and cuts.
  */
 #include "lanes_check.h"
+#include "lanes_same.h"
 #include "evwriter.h"
 #include "testutil.h"
 
 #include <CUnit/Basic.h>
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-char *onepass_text(const hs_summary *s, bool json)
-{
-    hs_membuf m = {0};
-    hs_sink k = hs_membuf_sink(&m);
-    if (json)
-        hs_summary_render_json(s, &k);
-    else
-        hs_summary_render_text(s, &k);
-    char *t = strdup(m.data ? m.data : "");
-    hs_membuf_free(&m);
-    return t;
-}
-
-char *onepass_join(char *a, char *b)
-{
-    char *both = malloc(strlen(a) + strlen(b) + 1);
-    CU_ASSERT_FATAL(both != NULL);
-    strcpy(both, a);
-    strcat(both, b);
-    free(a);
-    free(b);
-    return both;
-}
-
-char *onepass_csv(const hs_census *c)
-{
-    hs_membuf m = {0};
-    hs_sink k = hs_membuf_sink(&m);
-    hs_render_csv(c, &k, HS_CSV_LONG);
-    char *t = strdup(m.data ? m.data : "");
-    hs_membuf_free(&m);
-    return t;
-}
-
-/* --- the lent thread --------------------------------------------------- */
-
-typedef struct test_loan {
-    pthread_t thread;
-    void (*fn)(void *);
-    void *arg;
-    int starts;
-} test_loan;
-
-static void *loan_run(void *arg)
-{
-    test_loan *l = arg;
-    l->fn(l->arg);
-    return NULL;
-}
-
-static int loan_start(void *user, void (*fn)(void *), void *arg)
-{
-    test_loan *l = user;
-    l->fn = fn;
-    l->arg = arg;
-    l->starts++;
-    return pthread_create(&l->thread, NULL, loan_run, l);
-}
-
-static void loan_join(void *user)
-{
-    pthread_join(((test_loan *)user)->thread, NULL);
-}
-
-/* --- one log both ways ------------------------------------------------- */
-
-typedef struct outcome {
-    int st, finish;
-    hs_error rerr, serr;
-    char warning[256];
-    uint64_t offset;
-    char *json;
-} outcome;
-
-/* The log at byte skip of the file at path into a summary, through the
- * loan when not NULL. */
-static void load(const char *path, off_t skip, const hs_summary_window *w,
-                 const hs_thread_loan *loan, outcome *o)
+/* The log at byte skip of the file at path, read by fn through loan
+ * (NULL: the one pass). */
+static void outcome_at(const char *path, off_t skip,
+                       const hs_summary_window *w, const hs_thread_loan *loan,
+                       bool census, lanes_outcome *o)
 {
     FILE *f = fopen(path, "rb");
-    hs_summary *s = hs_summary_new();
-    hs_reader *r = hs_reader_new();
-    CU_ASSERT_FATAL(f && s && r);
+    CU_ASSERT_FATAL(f != NULL);
     CU_ASSERT_FATAL(lseek(fileno(f), skip, SEEK_SET) == skip);
-    CU_ASSERT_EQUAL(hs_summary_set_input(s, "log"), HS_OK);
-    if (w)
-        CU_ASSERT_EQUAL(hs_summary_set_window(s, w), HS_OK);
-    o->st = loan ? hs_summary_load_fd_lent(s, r, fileno(f), loan)
-                 : hs_summary_load_fd(s, r, fileno(f));
-    o->rerr = *hs_reader_error(r);
-    o->serr = *hs_summary_error(s);
-    snprintf(o->warning, sizeof o->warning, "%s",
-             hs_reader_warning(r) ? hs_reader_warning(r) : "");
-    o->offset = hs_reader_offset(r);
-    o->finish = hs_summary_finish(s);
-    o->json = onepass_text(s, true);
-    hs_reader_free(r);
-    hs_summary_free(s);
+    if (census)
+        lanes_census_outcome(fileno(f), loan, o);
+    else
+        lanes_summary_outcome(fileno(f), w, loan, o);
     fclose(f);
 }
 
-static bool same_error(const hs_error *a, const hs_error *b)
+/* The log both ways, everything compared; how many times the lanes
+ * started their thread. */
+static int compare_both(const char *path, off_t skip,
+                        const hs_summary_window *w, bool census)
 {
-    return a->code == b->code && a->offset == b->offset &&
-           a->event_index == b->event_index &&
-           strcmp(a->message, b->message) == 0;
+    lanes_loan tl;
+    lanes_loan_init(&tl);
+    lanes_outcome one, two;
+    outcome_at(path, skip, w, NULL, census, &one);
+    outcome_at(path, skip, w, &tl.loan, census, &two);
+    bool same = lanes_same_outcome(&one, &two);
+    if (!same)
+        printf("\n  %s: the %s lanes differ (%d, %s)\n--- one pass: %d, %s\n"
+               "%s--- lanes:\n%s\n", path, census ? "census's" : "summary's",
+               two.st, two.rerr.message, one.st, one.rerr.message, one.text,
+               two.text);
+    CU_ASSERT(same);
+    lanes_outcome_free(&one);
+    lanes_outcome_free(&two);
+    return tl.starts;
 }
 
-/* lanes_compare() of the log at byte skip of the file. */
 static int compare_at(const char *path, off_t skip,
                       const hs_summary_window *w)
 {
-    test_loan tl = {0};
-    hs_thread_loan loan;
-    hs_thread_loan_init(&loan);
-    loan.start = loan_start;
-    loan.join = loan_join;
-    loan.user = &tl;
-    outcome one, two;
-    load(path, skip, w, NULL, &one);
-    load(path, skip, w, &loan, &two);
-    bool same = one.st == two.st && one.finish == two.finish &&
-                same_error(&one.rerr, &two.rerr) &&
-                same_error(&one.serr, &two.serr) &&
-                strcmp(one.warning, two.warning) == 0 &&
-                one.offset == two.offset &&
-                strcmp(one.json, two.json) == 0;
-    if (!same)
-        printf("\n  %s: the lanes differ (%d, %s)\n--- one pass: %d, %s\n%s"
-               "--- lanes:\n%s\n", path, two.st, two.rerr.message, one.st,
-               one.rerr.message, one.json, two.json);
-    CU_ASSERT(same);
-    free(one.json);
-    free(two.json);
-    return tl.starts;
+    return compare_both(path, skip, w, false);
 }
 
 int lanes_compare(const char *path, const hs_summary_window *w)
@@ -159,85 +66,9 @@ int lanes_compare(const char *path, const hs_summary_window *w)
     return compare_at(path, 0, w);
 }
 
-/* --- the census's pass both ways -------------------------------------- */
-
-/* What a census shows of the events the lanes hand it, as text: its
- * figures, heap lines, markers, messages and warnings, and its CSV. */
-static char *census_text(const hs_census *c)
-{
-    const hs_census_info *in = hs_census_get_info(c);
-    hs_membuf m = {0};
-    hs_sink k = hs_membuf_sink(&m);
-    hs_sink_printf(&k, "%llu %llu %u %d %llu %llu %llu %u\n",
-                   (unsigned long long)in->events,
-                   (unsigned long long)in->end_time_ns, in->capabilities,
-                   in->complete, (unsigned long long)in->cut_offset,
-                   (unsigned long long)in->time_samples,
-                   (unsigned long long)in->cost_centres, in->breakdown);
-    for (int line = 0; line < HS_LINE_COUNT; line++) {
-        const hs_census_point *pt;
-        size_t n = hs_census_heap_line(c, (hs_heap_line)line, &pt);
-        for (size_t i = 0; i < n; i++)
-            hs_sink_printf(&k, "L%d %llu %llu\n", line,
-                           (unsigned long long)pt[i].time_ns,
-                           (unsigned long long)pt[i].bytes);
-    }
-    for (size_t i = 0; i < hs_census_marker_count(c); i++)
-        hs_sink_printf(&k, "M %llu %s\n",
-                       (unsigned long long)hs_census_marker_at(c, i)->time_ns,
-                       hs_census_marker_at(c, i)->text);
-    for (size_t i = 0; i < hs_census_message_count(c); i++)
-        hs_sink_printf(&k, "U %s\n", hs_census_message_at(c, i)->text);
-    for (size_t i = 0; i < hs_census_warning_count(c); i++)
-        hs_sink_printf(&k, "W %s\n", hs_census_warning(c, i));
-    char *csv = onepass_csv(c);
-    hs_sink_printf(&k, "%s", csv);
-    free(csv);
-    char *t = strdup(m.data ? m.data : "");
-    hs_membuf_free(&m);
-    return t;
-}
-
-/* The census and summary of the log at byte skip of path's file. */
-static char *census_load(const char *path, off_t skip,
-                         const hs_thread_loan *loan, int *st, hs_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    hs_census *c = hs_census_new();
-    hs_summary *s = hs_summary_new();
-    CU_ASSERT_FATAL(f && c && s);
-    CU_ASSERT_FATAL(lseek(fileno(f), skip, SEEK_SET) == skip);
-    *st = loan ? hs_census_load_summary_fd_lent(c, s, fileno(f), loan, err)
-               : hs_census_load_summary_fd(c, s, fileno(f), err);
-    hs_summary_finish(s);
-    char *both = onepass_join(*st >= 0 ? census_text(c) : strdup(""),
-                              onepass_text(s, true));
-    hs_summary_free(s);
-    hs_census_free(c);
-    fclose(f);
-    return both;
-}
-
 static int census_compare_at(const char *path, off_t skip)
 {
-    test_loan tl = {0};
-    hs_thread_loan loan;
-    hs_thread_loan_init(&loan);
-    loan.start = loan_start;
-    loan.join = loan_join;
-    loan.user = &tl;
-    int st1, st2;
-    hs_error e1, e2;
-    char *one = census_load(path, skip, NULL, &st1, &e1);
-    char *two = census_load(path, skip, &loan, &st2, &e2);
-    bool same = st1 == st2 && same_error(&e1, &e2) && strcmp(one, two) == 0;
-    if (!same)
-        printf("\n  %s: the census's lanes differ (%d, %s)\n--- one pass: "
-               "%d, %s\n", path, st2, e2.message, st1, e1.message);
-    CU_ASSERT(same);
-    free(one);
-    free(two);
-    return tl.starts;
+    return compare_both(path, skip, NULL, true);
 }
 
 int lanes_census_compare(const char *path)
@@ -489,19 +320,17 @@ static void al_free(void *user, void *p) { (void)user; free(p); }
  * allocator of the caller's is read in one lane (the loan unused). */
 static void loan_refused(const char *path)
 {
-    test_loan tl = {0};
-    hs_thread_loan loan = {0};
+    lanes_loan tl;
+    lanes_loan_init(&tl);
     const hs_allocator al = {al_malloc, al_realloc, al_free, NULL};
     for (int k = 0; k < 2; k++) {
         FILE *f = fopen(path, "rb");
         hs_summary *s = k ? hs_summary_new_with(&al) : hs_summary_new();
         hs_reader *r = hs_reader_new();
         CU_ASSERT_FATAL(f && s && r);
-        if (k)
-            hs_thread_loan_init(&loan);
-        loan.start = loan_start;
-        loan.join = loan_join;
-        loan.user = &tl;
+        hs_thread_loan loan = tl.loan;
+        if (!k) /* not set up by hs_thread_loan_init */
+            loan.size = 0;
         int st = hs_summary_load_fd_lent(s, r, fileno(f), &loan);
         CU_ASSERT_EQUAL(st, k ? HS_DONE : HS_ERR_INVALID);
         CU_ASSERT_EQUAL(hs_summary_error(s)->code, k ? HS_OK : HS_ERR_INVALID);

@@ -5,24 +5,17 @@
 #ifndef HEAPSCOPE_TEST_LANES_CHECK_H
 #define HEAPSCOPE_TEST_LANES_CHECK_H
 
+#include "lanes_same.h" /* onepass_text, _join, _csv */
+
 #include <heapscope/heapscope.h>
 
 #include <stdbool.h>
-
-/* The summary's text (json false) or JSON, malloc'd. */
-char *onepass_text(const hs_summary *s, bool json);
 
 /* The log file at path read both ways, everything compared: the return,
  * the reader's error, offset and warning, the summary's error and JSON
  * (with window w when not NULL). Returns how many times the lanes' pass
  * started its second thread (0: the log was read in one pass). */
 int lanes_compare(const char *path, const hs_summary_window *w);
-
-/* a then b in one malloc'd string; both freed. */
-char *onepass_join(char *a, char *b);
-
-/* The CSV of c (HS_CSV_LONG), malloc'd. */
-char *onepass_csv(const hs_census *c);
 
 /* The same for hs_census_load_summary_fd() against
  * hs_census_load_summary_fd_lent(): the return and error, the census's

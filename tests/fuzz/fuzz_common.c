@@ -10,11 +10,28 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* An unnamed regular file: a memfd, or where there is none a file in
+ * /dev/shm (memory too) or $TMPDIR, unlinked at once; -1 when none. */
+static int anon_file(void)
+{
+    int fd = memfd_create("fuzz", 0);
+    const char *tmp = getenv("TMPDIR");
+    const char *dirs[] = {"/dev/shm", tmp && *tmp ? tmp : "/tmp"};
+    for (size_t i = 0; fd < 0 && i < sizeof dirs / sizeof dirs[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/heapscope-fuzz-XXXXXX", dirs[i]);
+        fd = mkstemp(path);
+        if (fd >= 0)
+            unlink(path);
+    }
+    return fd;
+}
+
 /* A memory file holding len bytes, positioned at its start; -1 when the
  * kernel refuses (then the input is skipped, not failed). */
 int mem_fd(const void *data, size_t len)
 {
-    int fd = memfd_create("fuzz", 0);
+    int fd = anon_file();
     if (fd < 0)
         return -1;
     const uint8_t *p = data;

@@ -24,7 +24,8 @@ static inline uint64_t add_sat(uint64_t a, uint64_t b)
 /* Renders c with options opt into a sink. */
 typedef int (*render_fn)(const hs_census *c, hs_sink *out, const void *opt);
 
-/* A memory file holding len bytes, at offset 0; -1 when refused. */
+/* A regular file in memory (a memfd, else unlinked in /dev/shm or
+ * $TMPDIR) holding len bytes, at offset 0; -1 when refused. */
 int mem_fd(const void *data, size_t len);
 /* Loads bytes as the command line does (hs_census_load_fd); NULL and
  * *status < 0 when the load failed, after checking the error record. */

@@ -1,0 +1,81 @@
+/*
+ * libFuzzer target for the two lanes (issue 28): the input is an
+ * eventlog's bytes, put in a regular file that is only memory (mem_fd:
+ * a memfd, the lanes read only regular files), and read both ways: the
+ * one pass (hs_summary_load_fd, hs_census_load_summary_fd) and the two
+ * lanes with a thread lent through pthread_create/pthread_join
+ * (hs_summary_load_fd_lent, hs_census_load_summary_fd_lent). Everything
+ * must be the same (tests/lanes_same.c): the returns, the reader's and the
+ * summary's error (code, offset, event index, message), the reader's
+ * warning and offset, hs_summary_finish()'s return and the summary's
+ * JSON; on the census's path also the census's figures, heap lines,
+ * markers, messages, warnings and CSV. A difference is a finding.
+ *
+ * A target of its own rather than a mode of fuzz_pipeline: the pipeline
+ * draws every renderer, charts and diffs for each input (tens of runs a
+ * second), while this one only loads, four times, so the fuzzer spends
+ * its time on the lanes' plan and merges; its seeds are the threaded logs
+ * (two or more capabilities' blocks) that take the lanes.
+ *
+ * With HEAPSCOPE_FUZZ_LANES_COUNT set in the environment, prints at exit
+ * how many inputs ran and how many of them took the lanes.
+ */
+#include "fuzz_common.h"
+#include "../lanes_same.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static unsigned long runs, in_lanes, census_in_lanes;
+
+static void print_count(void)
+{
+    fprintf(stderr, "fuzz_lanes: %lu inputs, %lu in two lanes (summary), "
+            "%lu (census)\n", runs, in_lanes, census_in_lanes);
+}
+
+/* The bytes on fd read by `census` or the summary's path both ways;
+ * whether the lanes started their thread. */
+static bool both_ways(int fd, bool census)
+{
+    lanes_loan tl;
+    lanes_loan_init(&tl);
+    lanes_outcome one, two;
+    CHECK(lseek(fd, 0, SEEK_SET) == 0);
+    if (census)
+        lanes_census_outcome(fd, NULL, &one);
+    else
+        lanes_summary_outcome(fd, NULL, NULL, &one);
+    CHECK(lseek(fd, 0, SEEK_SET) == 0);
+    if (census)
+        lanes_census_outcome(fd, &tl.loan, &two);
+    else
+        lanes_summary_outcome(fd, NULL, &tl.loan, &two);
+    CHECK(lanes_same_outcome(&one, &two));
+    lanes_outcome_free(&one);
+    lanes_outcome_free(&two);
+    return tl.starts > 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static bool counting;
+    if (!counting && getenv("HEAPSCOPE_FUZZ_LANES_COUNT")) {
+        counting = true;
+        atexit(print_count);
+    }
+    if (size > (1u << 20))
+        return 0;
+    int fd = mem_fd(data, size);
+    if (fd < 0)
+        return 0;
+    runs++;
+    in_lanes += both_ways(fd, false);
+    census_in_lanes += both_ways(fd, true);
+    close(fd);
+    return 0;
+}
