@@ -103,6 +103,8 @@ void lanes_summary_outcome(int fd, const hs_summary_window *w,
     o->offset = hs_reader_offset(r);
     o->finish = hs_summary_finish(s);
     o->text = onepass_text(s, true);
+    const hs_summary_stats *st = hs_summary_get_stats(s);
+    o->end_ns = st ? st->to_ns : 0;
     hs_reader_free(r);
     hs_summary_free(s);
 }

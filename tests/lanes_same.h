@@ -35,13 +35,16 @@ void lanes_loan_init(lanes_loan *l);
 
 /* What one load gave: its return, the reader's (or, for the census, the
  * load's) error, the summary's error, the reader's warning and offset,
- * hs_summary_finish()'s return and the outcome as text (malloc'd). */
+ * hs_summary_finish()'s return and the outcome as text (malloc'd); and,
+ * not compared, where the summary's window ends (the log's end when it
+ * has none), for a caller that windows a second read. */
 typedef struct lanes_outcome {
     int st, finish;
     hs_error rerr, serr;
     char warning[256];
     uint64_t offset;
     char *text;
+    uint64_t end_ns;
 } lanes_outcome;
 
 /* The log on fd, from where it stands, into a summary (window w when not

@@ -9,7 +9,9 @@
  * summary's error (code, offset, event index, message), the reader's
  * warning and offset, hs_summary_finish()'s return and the summary's
  * JSON; on the census's path also the census's figures, heap lines,
- * markers, messages, warnings and CSV. A difference is a finding.
+ * markers, messages, warnings and CSV. An input of odd length is read
+ * once more both ways into a summary windowed to the middle half of the
+ * one pass's run. A difference is a finding.
  *
  * A target of its own rather than a mode of fuzz_pipeline: the pipeline
  * draws every renderer, charts and diffs for each input (tens of runs a
@@ -30,17 +32,20 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static unsigned long runs, in_lanes, census_in_lanes;
+static unsigned long runs, in_lanes, census_in_lanes, windowed_in_lanes;
 
 static void print_count(void)
 {
     fprintf(stderr, "fuzz_lanes: %lu inputs, %lu in two lanes (summary), "
-            "%lu (census)\n", runs, in_lanes, census_in_lanes);
+            "%lu (census), %lu (windowed)\n", runs, in_lanes, census_in_lanes,
+            windowed_in_lanes);
 }
 
-/* The bytes on fd read by `census` or the summary's path both ways;
- * whether the lanes started their thread. */
-static bool both_ways(int fd, bool census)
+/* The bytes on fd read by `census` or the summary's path (with window
+ * w when not NULL) both ways; whether the lanes started their thread.
+ * *end_ns: where the one pass's summary window ends. */
+static bool both_ways(int fd, bool census, const hs_summary_window *w,
+                      uint64_t *end_ns)
 {
     lanes_loan tl;
     lanes_loan_init(&tl);
@@ -49,13 +54,14 @@ static bool both_ways(int fd, bool census)
     if (census)
         lanes_census_outcome(fd, NULL, &one);
     else
-        lanes_summary_outcome(fd, NULL, NULL, &one);
+        lanes_summary_outcome(fd, w, NULL, &one);
     CHECK(lseek(fd, 0, SEEK_SET) == 0);
     if (census)
         lanes_census_outcome(fd, &tl.loan, &two);
     else
-        lanes_summary_outcome(fd, NULL, &tl.loan, &two);
+        lanes_summary_outcome(fd, w, &tl.loan, &two);
     CHECK(lanes_same_outcome(&one, &two));
+    *end_ns = one.end_ns;
     lanes_outcome_free(&one);
     lanes_outcome_free(&two);
     return tl.starts > 0;
@@ -74,8 +80,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fd < 0)
         return 0;
     runs++;
-    in_lanes += both_ways(fd, false);
-    census_in_lanes += both_ways(fd, true);
+    uint64_t end;
+    in_lanes += both_ways(fd, false, NULL, &end);
+    census_in_lanes += both_ways(fd, true, NULL, &end);
+    if (size & 1) { /* an odd length: the summary windowed too */
+        hs_summary_window w;
+        hs_summary_window_init(&w);
+        w.from_ns = end / 4;
+        w.to_ns = end / 4 * 3;
+        windowed_in_lanes += both_ways(fd, false, &w, &end);
+    }
     close(fd);
     return 0;
 }
