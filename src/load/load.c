@@ -244,5 +244,5 @@ int hs_census_load_summary_fd_lent(hs_census *c, hs_summary *s, int fd,
                       "set up by hs_thread_loan_init");
         return HS_ERR_INVALID;
     }
-    return load_fd(c, s, fd, loan, err);
+    return load_fd(c, s, fd, loan ? &taken : NULL, err);
 }

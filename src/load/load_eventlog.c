@@ -41,19 +41,23 @@ static HS_NOINLINE int on_census_event(pass *p, const hs_event *ev,
     return (to & TO_SUMMARY) ? hs__summary_add_counted(p->s, ev) : 0;
 }
 
-/* The summary's calls return HS_OK or an error (which stops the pass),
- * never a positive code, so its call ends each callback as a tail call:
- * no frame kept per event. Which consumer stopped the pass is told after
- * it (pass_failure). */
+/* ev to the consumers `to` names. The summary's calls return HS_OK or an
+ * error (which stops the pass), never a positive code, so its call ends
+ * each callback as a tail call: no frame kept per event. Which consumer
+ * stopped the pass is told after it (pass_failure). */
+static inline int hand_on(pass *p, const hs_event *ev, uint8_t to)
+{
+    if (to == TO_SUMMARY) /* most events: the GC's */
+        return hs__summary_add_counted(p->s, ev);
+    return to ? on_census_event(p, ev, to) : 0;
+}
+
 static int on_event(void *user, const hs_event *ev)
 {
     pass *p = user;
     if (!ev->known || ev->tag >= 256) /* left raw: counted in the tally */
         return 0;
-    uint8_t to = p->to[ev->tag];
-    if (to == TO_SUMMARY) /* most events: the GC's */
-        return hs__summary_add_counted(p->s, ev);
-    return to ? on_census_event(p, ev, to) : 0;
+    return hand_on(p, ev, p->to[ev->tag]);
 }
 
 /* on_event() for a pass without a census: the reader decodes the
@@ -170,9 +174,7 @@ static int on_kept_event(void *user, const hs_event *ev)
     uint8_t to = p->to[ev->tag];
     if (hs__summary_cap_tag(ev->tag))
         to &= (uint8_t)~TO_SUMMARY;
-    if (to == TO_SUMMARY)
-        return hs__summary_add_counted(p->s, ev);
-    return to ? on_census_event(p, ev, to) : 0;
+    return hand_on(p, ev, to);
 }
 
 /* The pass in two lanes, when `in` is a regular file that has only been
@@ -241,7 +243,7 @@ int hs_summary_load_fd_lent(hs_summary *s, hs_reader *r, int fd,
     hs__tally t = {0, 0, 0, 0, HS_CAP_NONE, 0};
     off_t at = loan ? lseek(fd, 0, SEEK_CUR) : -1;
     const hs__lanes_req q = {s, p.to, on_summary_event, on_summary_event,
-                             &p, fd, at < 0 ? 0 : (uint64_t)at, loan};
+                             &p, fd, at < 0 ? 0 : (uint64_t)at, &taken};
     int st;
     if (at < 0 || hs__lanes_read(&q, r, &t, &st) != HS__LANES_STOPPED)
         st = hs__read_fd_tally(r, fd, on_summary_event, &p, &t);

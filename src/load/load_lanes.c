@@ -422,11 +422,9 @@ static int two_lanes(lanes *L, const hs__lanes_req *q, hs_reader *r,
  * base; the bytes from base in *size. */
 static bool may_lend(const hs__lanes_req *q, uint64_t *size)
 {
-    hs_thread_loan taken;
-    hs_thread_loan_init(&taken);
     struct stat sb;
-    if (!q->loan || hs__options_take(&taken, sizeof taken, q->loan) ||
-        !taken.start || !taken.join || fstat(q->fd, &sb) != 0 ||
+    if (!q->loan || !q->loan->start || !q->loan->join ||
+        fstat(q->fd, &sb) != 0 ||
         !S_ISREG(sb.st_mode) || sb.st_size < 0 ||
         (uint64_t)sb.st_size < q->base)
         return false;

@@ -15,7 +15,7 @@ enum { HS__TO_CENSUS = 1, HS__TO_SUMMARY = 2 };
  * (256 entries), lane 0's own handed to fn and those lane 1 keeps to
  * kept_fn (the summary's capability events of lane 1's blocks went to
  * lane 1's summary, merged into s); the log on fd from byte base, in a
- * thread of loan's. */
+ * thread of loan's (taken by the public call: its fields whole). */
 typedef struct hs__lanes_req {
     hs_summary *s;
     const uint8_t *to;
