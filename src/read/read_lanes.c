@@ -57,13 +57,11 @@ int hs__reader_header_pread(hs_reader *r, int fd, uint64_t base,
     uint64_t fed = 0;
     int rc = NO_LANES;
     while (buf && r->state != ST_ERROR) {
-        ssize_t n = pread(fd, buf, HEAD_CHUNK, (off_t)(base + fed));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
+        size_t n = hs__read_at(fd, buf, HEAD_CHUNK, base + fed);
+        if (!n)
             break;
-        hs_reader_feed(r, buf, (size_t)n);
-        fed += (uint64_t)n;
+        hs_reader_feed(r, buf, n);
+        fed += n;
         while (r->state != ST_EVENTS && r->state != ST_ERROR &&
                hs__reader_header_step(r) == HS_OK)
             ;
