@@ -6,6 +6,8 @@
 #define HEAPSCOPE_CLI_H
 
 #include <heapscope/heapscope.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -197,6 +199,16 @@ void cli_rmdir_made(char *dir, size_t stop);
  * at their default action, remove them before the signal ends the
  * process. */
 void cli_guard_output(const char *path);
+/* Holds Ctrl-C, SIGTERM and SIGHUP off the calling thread (its mask
+ * before in *old), until cli_release_interrupts(old): a run that makes
+ * directories or files holds them until the guard knows those, and then
+ * a signal that came meanwhile removes them. */
+void cli_hold_interrupts(sigset_t *old);
+void cli_release_interrupts(const sigset_t *old);
+/* pthread_create() of a thread that never takes those three signals
+ * (nor do the threads it starts): they go to the main thread, where the
+ * guard knows what is being written. */
+int cli_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 int cli_check_charts(void);
 /* With more than one CPU (cli_threads), starts that check in a thread of
  * its own, with the fonts of charts drawn with opts[0..n) (n <= 2) loaded

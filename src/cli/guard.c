@@ -172,6 +172,10 @@ static void on_interrupt(int sig)
     raise(sig);
 }
 
+/* The signals on_interrupt() takes. */
+static const int interrupts[] = {SIGINT, SIGTERM, SIGHUP};
+enum { N_INTERRUPTS = sizeof interrupts / sizeof interrupts[0] };
+
 /* Installs on_interrupt() for the signals still at their default action
  * (watch handles Ctrl-C and SIGTERM itself, as the end of its stream). */
 static void guard_interrupts(void)
@@ -180,13 +184,35 @@ static void guard_interrupts(void)
     if (done)
         return;
     done = true;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    for (size_t i = 0; i < N_INTERRUPTS; i++) {
         struct sigaction old;
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
-            !(old.sa_flags & SA_SIGINFO))
-            set_action(sigs[i], on_interrupt, 0);
+        if (sigaction(interrupts[i], NULL, &old) == 0 &&
+            old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
+            set_action(interrupts[i], on_interrupt, 0);
     }
+}
+
+void cli_hold_interrupts(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < N_INTERRUPTS; i++)
+        sigaddset(&set, interrupts[i]);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void cli_release_interrupts(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+int cli_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+    sigset_t old;
+    cli_hold_interrupts(&old); /* the new thread's mask: held for good */
+    int rc = pthread_create(thread, NULL, fn, arg);
+    cli_release_interrupts(&old);
+    return rc;
 }
 
 static void say(const char *s) { (void)!write(2, s, strlen(s)); }
@@ -307,7 +333,7 @@ void cli_charts_prepare(const hs_chart_options *opts, size_t n)
     memcpy(ahead.opts, opts, n * sizeof *opts);
     ahead.n = n;
     cli_guard_install(); /* a library's crash in it exits as in a chart */
-    ahead.running = pthread_create(&ahead.thread, NULL, prepare_run, NULL) == 0;
+    ahead.running = cli_thread_start(&ahead.thread, prepare_run, NULL) == 0;
 }
 
 /* Waits for the thread cli_charts_prepare started, under the stall
@@ -376,7 +402,7 @@ static int lend_start(void *user, void (*fn)(void *), void *arg)
     lent.fn = fn;
     lent.arg = arg;
     cli_guard_install(); /* a crash in it exits as in the main thread */
-    return pthread_create(&lent.thread, NULL, lent_run, NULL);
+    return cli_thread_start(&lent.thread, lent_run, NULL);
 }
 
 static void lend_join(void *user)

@@ -150,7 +150,7 @@ void cli_progress_begin(int fd, const char *path)
     set_name(path);
     if (pg.after <= 0)
         show(0); /* from the start: at once, however short the read */
-    pg.running = pthread_create(&pg.thread, NULL, watch, NULL) == 0;
+    pg.running = cli_thread_start(&pg.thread, watch, NULL) == 0;
 }
 
 void cli_progress_end(void)

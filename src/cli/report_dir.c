@@ -289,7 +289,7 @@ static void *beside_run(void *arg)
 static bool beside_start(beside *b)
 {
     b->held = open_memstream(&b->text, &b->len);
-    if (b->held && pthread_create(&b->thread, NULL, beside_run, b) == 0)
+    if (b->held && cli_thread_start(&b->thread, beside_run, b) == 0)
         return true;
     if (b->held)
         fclose(b->held);
@@ -393,24 +393,30 @@ int dir_set_write(const char *dir, const char *shown_dir,
                   bool quiet)
 {
     char *made = NULL;
+    sigset_t held; /* an interrupt waits until the guard knows the dirs */
+    cli_hold_interrupts(&held);
     int e = make_dir(dir, &made);
     if (e) {
+        cli_release_interrupts(&held);
         cli_errorf("%s: cannot make the directory: %s", dir, strerror(e));
         free(made);
         return EXIT_IO;
     }
     char *tmp = join(dir, ".heapscope-", "XXXXXX");
     if (!tmp || !mkdtemp(tmp)) {
-        cli_errorf("%s: cannot make a temporary directory: %s", dir,
-                   strerror(errno));
+        int me = errno;
         free(tmp);
         unmake_dir(dir, made);
+        cli_release_interrupts(&held);
+        cli_errorf("%s: cannot make a temporary directory: %s", dir,
+                   strerror(me));
         free(made);
         return EXIT_IO;
     }
     cli_guard_install(); /* a crash or stall in a library removes tmp */
     cli_guard_workdir(tmp);
     cli_guard_made(dir, made);
+    cli_release_interrupts(&held);
     cli_guard_watch(true);
     int rc = write_files(tmp, files, n);
     cli_guard_watch(false);
