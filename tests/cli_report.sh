@@ -111,6 +111,26 @@ for in in "$hc" "$p" "$TMP/cut.eventlog" "$TMP/corrupt.eventlog" \
 done
 check "report: the second thread's files are in the set" \
     grep -q "^wrote DIR/threads-alloc-heapshot.alloc.folded " "$TMP/said.2"
+# The commands that load a census alone read a threaded log in two lanes
+# too: the same output, messages and exit code either way, whole, cut in
+# an event and corrupt past the first chunk.
+for in in "$SAMPLES/markers-hT.eventlog" "$SAMPLES/markers-hc.eventlog" \
+          "$TMP/cut.eventlog" "$TMP/corrupt.eventlog"; do
+    for cmd in info csv hp folded chart; do # the chart has the heap lines
+        out=(-o -)
+        [ "$cmd" != info ] || out=()
+        for t in 1 2; do
+            HEAPSCOPE_THREADS=$t LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0 \
+                "$BIN" "$cmd" "$in" "${out[@]}" >"$TMP/alone.$t" 2>&1
+            echo "exit $?" >>"$TMP/alone.$t"
+        done
+        check "$cmd $(basename "$in"): one thread or two, the same output and exit code" \
+            cmp -s "$TMP/alone.1" "$TMP/alone.2"
+    done
+done
+check "chart of a corrupt log in two threads: its byte and exit code" \
+    grep -qzE "byte 149999 \(event 8192\): event type 65534 .*exit 1" \
+    "$TMP/alone.2"
 "$BIN" report "$p" -d "$TMP/old" >/dev/null 2>&1
 before=$(cd "$TMP/old" && md5sum ./* | sort)
 for t in 1 2; do # the page fails, in the second thread

@@ -17,17 +17,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The log at byte skip of the file at path, read by fn through loan
+/* Which pass: the summary's, the census's with a summary, the census's
+ * alone. */
+enum pass { SUMMARY, CENSUS, CENSUS_ALONE };
+
+/* The log at byte skip of the file at path, read by pass through loan
  * (NULL: the one pass). */
 static void outcome_at(const char *path, off_t skip,
                        const hs_summary_window *w, const hs_thread_loan *loan,
-                       bool census, lanes_outcome *o)
+                       enum pass pass, lanes_outcome *o)
 {
     FILE *f = fopen(path, "rb");
     CU_ASSERT_FATAL(f != NULL);
     CU_ASSERT_FATAL(lseek(fileno(f), skip, SEEK_SET) == skip);
-    if (census)
-        lanes_census_outcome(fileno(f), loan, o);
+    if (pass != SUMMARY)
+        lanes_census_outcome(fileno(f), loan, pass == CENSUS, o);
     else
         lanes_summary_outcome(fileno(f), w, loan, o);
     fclose(f);
@@ -36,17 +40,19 @@ static void outcome_at(const char *path, off_t skip,
 /* The log both ways, everything compared; how many times the lanes
  * started their thread. */
 static int compare_both(const char *path, off_t skip,
-                        const hs_summary_window *w, bool census)
+                        const hs_summary_window *w, enum pass pass)
 {
+    static const char *const name[] = {"summary's", "census's",
+                                       "census's (alone)"};
     lanes_loan tl;
     lanes_loan_init(&tl);
     lanes_outcome one, two;
-    outcome_at(path, skip, w, NULL, census, &one);
-    outcome_at(path, skip, w, &tl.loan, census, &two);
+    outcome_at(path, skip, w, NULL, pass, &one);
+    outcome_at(path, skip, w, &tl.loan, pass, &two);
     bool same = lanes_same_outcome(&one, &two);
     if (!same)
         printf("\n  %s: the %s lanes differ (%d, %s)\n--- one pass: %d, %s\n"
-               "%s--- lanes:\n%s\n", path, census ? "census's" : "summary's",
+               "%s--- lanes:\n%s\n", path, name[pass],
                two.st, two.rerr.message, one.st, one.rerr.message, one.text,
                two.text);
     CU_ASSERT(same);
@@ -58,7 +64,7 @@ static int compare_both(const char *path, off_t skip,
 static int compare_at(const char *path, off_t skip,
                       const hs_summary_window *w)
 {
-    return compare_both(path, skip, w, false);
+    return compare_both(path, skip, w, SUMMARY);
 }
 
 int lanes_compare(const char *path, const hs_summary_window *w)
@@ -66,9 +72,13 @@ int lanes_compare(const char *path, const hs_summary_window *w)
     return compare_at(path, 0, w);
 }
 
+/* The census's pass with a summary and alone: the lanes start (or not)
+ * for both alike. */
 static int census_compare_at(const char *path, off_t skip)
 {
-    return compare_both(path, skip, NULL, true);
+    int with = compare_both(path, skip, NULL, CENSUS);
+    CU_ASSERT_EQUAL(compare_both(path, skip, NULL, CENSUS_ALONE), with);
+    return with;
 }
 
 int lanes_census_compare(const char *path)
@@ -316,8 +326,9 @@ static void *al_realloc(void *user, void *p, size_t n)
 }
 static void al_free(void *user, void *p) { (void)user; free(p); }
 
-/* A loan not set up by hs_thread_loan_init is refused; a summary with an
- * allocator of the caller's is read in one lane (the loan unused). */
+/* A loan not set up by hs_thread_loan_init is refused; a summary, or a
+ * census alone, with an allocator of the caller's is read in one lane
+ * (the loan unused). */
 static void loan_refused(const char *path)
 {
     lanes_loan tl;
@@ -339,6 +350,16 @@ static void loan_refused(const char *path)
         hs_summary_free(s);
         fclose(f);
     }
+    FILE *f = fopen(path, "rb");
+    hs_census *c = hs_census_new_with(&al);
+    CU_ASSERT_FATAL(f && c);
+    hs_error err;
+    CU_ASSERT_EQUAL(hs_census_load_summary_fd_lent(c, NULL, fileno(f),
+                                                   &tl.loan, &err), HS_OK);
+    CU_ASSERT(hs_census_get_info(c)->events > 0);
+    CU_ASSERT_EQUAL(tl.starts, 0);
+    hs_census_free(c);
+    fclose(f);
 }
 
 void test_lanes_built(void)

@@ -147,19 +147,21 @@ static char *census_text(const hs_census *c)
 }
 
 void lanes_census_outcome(int fd, const hs_thread_loan *loan,
-                          lanes_outcome *o)
+                          bool with_summary, lanes_outcome *o)
 {
     memset(o, 0, sizeof *o);
     hs_census *c = hs_census_new();
-    hs_summary *s = hs_summary_new();
-    if (!c || !s)
+    hs_summary *s = with_summary ? hs_summary_new() : NULL;
+    if (!c || (with_summary && !s))
         abort();
     o->st = loan ? hs_census_load_summary_fd_lent(c, s, fd, loan, &o->rerr)
                  : hs_census_load_summary_fd(c, s, fd, &o->rerr);
-    o->finish = hs_summary_finish(s);
-    o->serr = *hs_summary_error(s);
+    if (s) {
+        o->finish = hs_summary_finish(s);
+        o->serr = *hs_summary_error(s);
+    }
     o->text = onepass_join(o->st >= 0 ? census_text(c) : dup_text(""),
-                           onepass_text(s, true));
+                           s ? onepass_text(s, true) : dup_text(""));
     hs_summary_free(s);
     hs_census_free(c);
 }

@@ -52,11 +52,12 @@ typedef struct lanes_outcome {
  * loan is not NULL; the text is the summary's JSON. */
 void lanes_summary_outcome(int fd, const hs_summary_window *w,
                            const hs_thread_loan *loan, lanes_outcome *o);
-/* The same through hs_census_load_summary_fd() or its _lent twin; the
- * text is the census's figures, heap lines, markers, messages, warnings
- * and CSV (when it loaded) and the summary's JSON. */
+/* The same through hs_census_load_summary_fd() or its _lent twin, with
+ * a summary when with_summary (else the census alone, s NULL); the text
+ * is the census's figures, heap lines, markers, messages, warnings and
+ * CSV (when it loaded) and the summary's JSON. */
 void lanes_census_outcome(int fd, const hs_thread_loan *loan,
-                          lanes_outcome *o);
+                          bool with_summary, lanes_outcome *o);
 /* Whether a and b are the same in every part. */
 bool lanes_same_outcome(const lanes_outcome *a, const lanes_outcome *b);
 void lanes_outcome_free(lanes_outcome *o);

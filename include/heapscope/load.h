@@ -102,9 +102,12 @@ HS_API int hs_summary_load_fd_lent(hs_summary *s, hs_reader *r, int fd,
 
 /*
  * As hs_census_load_summary_fd(), with a thread lent by the caller (loan
- * may be NULL: none): an eventlog in a regular file, read with a summary
- * s, is read in two lanes as hs_summary_load_fd_lent() reads it, the
- * census fed every event it reads in file order by the calling thread.
+ * may be NULL: none): an eventlog in a regular file is read in two lanes
+ * as hs_summary_load_fd_lent() reads it, with the summary s or, when s
+ * is NULL, for the census alone (the lent thread then only frames its
+ * blocks and keeps the census's events), the census fed every event it
+ * reads in file order by the calling thread; in one thread when c or s
+ * was made with an allocator of the caller's.
  * The census, the summary, the messages, offsets and return are those of
  * hs_census_load_summary_fd(). HS_ERR_INVALID (in *err) when loan was
  * not set up by hs_thread_loan_init().

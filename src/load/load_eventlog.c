@@ -185,7 +185,7 @@ static bool lanes_for_input(pass *p, hs_reader *r, hs_input *in,
                             const hs_thread_loan *loan, hs__tally *t,
                             int *st)
 {
-    off_t at = loan && p->s && !in->offset ? lseek(in->fd, 0, SEEK_CUR) : -1;
+    off_t at = loan && !in->offset ? lseek(in->fd, 0, SEEK_CUR) : -1;
     if (at < 0 || (uint64_t)at < in->buf_len)
         return false;
     const hs__lanes_req q = {p->s, p->to, on_event, on_kept_event, p,

@@ -1,9 +1,11 @@
 /*
- * The summary's pass over a threaded GHC log in two lanes. The log is a
- * run of blocks, each one capability's events in that capability's
- * order; the summary's per-capability state depends on that capability's
- * events alone, and what they add to the whole are sums, maxima and ORs
- * (summary_lanes.c). So the plan (read/read_lanes.c) shares the
+ * The summary's pass over a threaded GHC log in two lanes (and a
+ * census's without a summary: lane 1 then has no summary, keeps every
+ * event its reader decodes, and nothing is merged or taken back). The
+ * log is a run of blocks, each one capability's events in that
+ * capability's order; the summary's per-capability state depends on that
+ * capability's events alone, and what they add to the whole are sums,
+ * maxima and ORs (summary_lanes.c). So the plan (read/read_lanes.c) shares the
  * capabilities out: lane 1, in the thread the caller lends, preads its
  * blocks and frames each with a reader of its own, its capabilities'
  * events into a summary of its own, every other event the summary reads
@@ -128,10 +130,13 @@ static HS_NOINLINE int take_and_keep(lanes *L, const hs_event *ev)
 
 /* lane 1's events: its capabilities' to its summary, the others kept
  * (and those of them the census reads too). Most are the summary's
- * alone: a tail call, no frame. */
+ * alone: a tail call, no frame. Without a summary (a census's pass),
+ * every event lane 1's reader decodes is the census's: all kept. */
 static int lane1_event(void *user, const hs_event *ev)
 {
     lanes *L = user;
+    if (!L->s1)
+        return keep(L, ev);
     uint8_t to = ev->tag < 256 ? L->to[ev->tag] : 0;
     if (!(to & HS__TO_SUMMARY) || !hs__summary_cap_tag(ev->tag))
         return keep(L, ev);
@@ -147,7 +152,7 @@ static bool lane1_block(lanes *L, slot *sl, const hs__segment *sg)
     sl->t = tally0;
     sl->nkept = sl->nbytes = 0;
     L->cur = sl;
-    sl->read = hs__summary_save(L->s1, sg->cap, sl->snap) == HS_OK;
+    sl->read = !L->s1 || hs__summary_save(L->s1, sg->cap, sl->snap) == HS_OK;
     return sl->read &&
            hs__reader_block(L->r1, L->fd, L->base, sg->off, sg->len, L->buf1,
                             CHUNK, lane1_event, L, &sl->t) &&
@@ -340,16 +345,16 @@ static int lane0_run(lanes *L, const hs__lanes_req *q, hs_reader *r,
 
 /* --- the two lanes together ------------------------------------------------ */
 
-/* Lane 1's reader, summary and buffers for plan p. */
+/* Lane 1's reader, summary (when s is one) and buffers for plan p. */
 static bool lanes_open(lanes *L, const hs_reader *r, const hs_summary *s)
 {
     L->r1 = hs__reader_clone(r);
-    L->s1 = hs__summary_lane(s);
+    L->s1 = s ? hs__summary_lane(s) : NULL;
     L->nslots = L->plan.lane1_blocks < NSLOT ? L->plan.lane1_blocks : NSLOT;
     L->buf1 = hs_malloc(L->alloc, CHUNK);
-    if (!L->r1 || !L->s1 || !L->buf1)
+    if (!L->r1 || (s && !L->s1) || !L->buf1)
         return false;
-    for (size_t i = 0; i < L->nslots; i++)
+    for (size_t i = 0; L->s1 && i < L->nslots; i++)
         if (!(L->slots[i].snap = hs__summary_snap_new(L->s1)))
             return false;
     pthread_mutex_init(&L->mu, NULL);
@@ -390,8 +395,8 @@ static void give_back(lanes *L, size_t taken)
 }
 
 /* Lane 0's part beside lane 1 in the lent thread, up to where one pass
- * goes on alone (*at), lane 1's summary merged into s. Returns 0, fn's
- * stop, or s's failure. */
+ * goes on alone (*at), lane 1's summary merged into s (when there is
+ * one). Returns 0, fn's stop, or s's failure. */
 static int two_lanes(lanes *L, const hs__lanes_req *q, hs_reader *r,
                      hs__tally *t, uint64_t *at)
 {
@@ -411,6 +416,8 @@ static int two_lanes(lanes *L, const hs__lanes_req *q, hs_reader *r,
     pthread_cond_broadcast(&L->cv);
     pthread_mutex_unlock(&L->mu);
     q->loan->join(q->loan->user);
+    if (!q->s)
+        return st;
     give_back(L, taken);
     /* lane 1's capabilities merged before one pass goes on, which may
      * meet more of their events */
@@ -437,9 +444,10 @@ int hs__lanes_read(const hs__lanes_req *q, hs_reader *r, hs__tally *t,
 {
     uint64_t size, at;
     /* a caller's allocator may not be one two threads can call at once */
-    if (!may_lend(q, &size) || !q->s || !hs__summary_fresh(q->s) ||
+    if (!may_lend(q, &size) ||
+        (q->s && (!hs__summary_fresh(q->s) || hs__summary_alloc(q->s))) ||
         hs_reader_offset(r) != 0 || hs_reader_header_done(r) ||
-        hs__reader_alloc(r) || hs__summary_alloc(q->s))
+        hs__reader_alloc(r))
         return HS__LANES_NONE;
     lanes L = {.alloc = NULL, .fd = q->fd, .base = q->base, .to = q->to};
     int stop = 0;

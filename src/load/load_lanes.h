@@ -11,11 +11,13 @@
 /* Where the events of a tag go (load_eventlog.c's table). */
 enum { HS__TO_CENSUS = 1, HS__TO_SUMMARY = 2 };
 
-/* A pass in two lanes: the summary s (fresh) and the events of `to`
- * (256 entries), lane 0's own handed to fn and those lane 1 keeps to
- * kept_fn (the summary's capability events of lane 1's blocks went to
- * lane 1's summary, merged into s); the log on fd from byte base, in a
- * thread of loan's (taken by the public call: its fields whole). */
+/* A pass in two lanes: the summary s (fresh; NULL for a census's pass
+ * alone) and the events of `to` (256 entries), lane 0's own handed to fn
+ * and those lane 1 keeps to kept_fn (the summary's capability events of
+ * lane 1's blocks went to lane 1's summary, merged into s; without s,
+ * lane 1 keeps every event its reader decodes); the log on fd from byte
+ * base, in a thread of loan's (taken by the public call: its fields
+ * whole). */
 typedef struct hs__lanes_req {
     hs_summary *s;
     const uint8_t *to;

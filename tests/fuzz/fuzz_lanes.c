@@ -4,7 +4,8 @@
  * a memfd, the lanes read only regular files), and read both ways: the
  * one pass (hs_summary_load_fd, hs_census_load_summary_fd) and the two
  * lanes with a thread lent through pthread_create/pthread_join
- * (hs_summary_load_fd_lent, hs_census_load_summary_fd_lent). Everything
+ * (hs_summary_load_fd_lent, hs_census_load_summary_fd_lent, with a
+ * summary and with the census alone). Everything
  * must be the same (tests/lanes_same.c): the returns, the reader's and the
  * summary's error (code, offset, event index, message), the reader's
  * warning and offset, hs_summary_finish()'s return and the summary's
@@ -15,9 +16,9 @@
  *
  * A target of its own rather than a mode of fuzz_pipeline: the pipeline
  * draws every renderer, charts and diffs for each input (tens of runs a
- * second), while this one only loads, four times, so the fuzzer spends
- * its time on the lanes' plan and merges; its seeds are the threaded logs
- * (two or more capabilities' blocks) that take the lanes.
+ * second), while this one only loads (six to eight times), so the
+ * fuzzer spends its time on the lanes' plan and merges; its seeds are the
+ * threaded logs (two or more capabilities' blocks) that take the lanes.
  *
  * With HEAPSCOPE_FUZZ_LANES_COUNT set in the environment, prints at exit
  * how many inputs ran and how many of them took the lanes.
@@ -32,32 +33,37 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static unsigned long runs, in_lanes, census_in_lanes, windowed_in_lanes;
+static unsigned long runs, in_lanes, census_in_lanes, alone_in_lanes,
+    windowed_in_lanes;
 
 static void print_count(void)
 {
     fprintf(stderr, "fuzz_lanes: %lu inputs, %lu in two lanes (summary), "
-            "%lu (census), %lu (windowed)\n", runs, in_lanes, census_in_lanes,
-            windowed_in_lanes);
+            "%lu (census), %lu (census alone), %lu (windowed)\n", runs,
+            in_lanes, census_in_lanes, alone_in_lanes, windowed_in_lanes);
 }
 
-/* The bytes on fd read by `census` or the summary's path (with window
- * w when not NULL) both ways; whether the lanes started their thread.
- * *end_ns: where the one pass's summary window ends. */
-static bool both_ways(int fd, bool census, const hs_summary_window *w,
+/* Which path: the summary's, the census's with a summary, the census's
+ * alone. */
+enum path { SUMMARY, CENSUS, CENSUS_ALONE };
+
+/* The bytes on fd read by `path` (the summary's with window w when not
+ * NULL) both ways; whether the lanes started their thread. *end_ns:
+ * where the one pass's summary window ends. */
+static bool both_ways(int fd, enum path path, const hs_summary_window *w,
                       uint64_t *end_ns)
 {
     lanes_loan tl;
     lanes_loan_init(&tl);
     lanes_outcome one, two;
     CHECK(lseek(fd, 0, SEEK_SET) == 0);
-    if (census)
-        lanes_census_outcome(fd, NULL, &one);
+    if (path != SUMMARY)
+        lanes_census_outcome(fd, NULL, path == CENSUS, &one);
     else
         lanes_summary_outcome(fd, w, NULL, &one);
     CHECK(lseek(fd, 0, SEEK_SET) == 0);
-    if (census)
-        lanes_census_outcome(fd, &tl.loan, &two);
+    if (path != SUMMARY)
+        lanes_census_outcome(fd, &tl.loan, path == CENSUS, &two);
     else
         lanes_summary_outcome(fd, w, &tl.loan, &two);
     CHECK(lanes_same_outcome(&one, &two));
@@ -81,14 +87,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     runs++;
     uint64_t end;
-    in_lanes += both_ways(fd, false, NULL, &end);
-    census_in_lanes += both_ways(fd, true, NULL, &end);
+    in_lanes += both_ways(fd, SUMMARY, NULL, &end);
+    census_in_lanes += both_ways(fd, CENSUS, NULL, &end);
+    alone_in_lanes += both_ways(fd, CENSUS_ALONE, NULL, &end);
     if (size & 1) { /* an odd length: the summary windowed too */
         hs_summary_window w;
         hs_summary_window_init(&w);
         w.from_ns = end / 4;
         w.to_ns = end / 4 * 3;
-        windowed_in_lanes += both_ways(fd, false, &w, &end);
+        windowed_in_lanes += both_ways(fd, SUMMARY, &w, &end);
     }
     close(fd);
     return 0;
