@@ -5,6 +5,8 @@
 # runtime .hp (HP_SAMPLES samples of 100 of 1,000 bands), then times, PAIRS
 # times in turn, on the same warm files:
 #   events --count, summary, report -d, wc -l      on the real log
+#   info, chart (SVG)                              on the real log (a
+#                                                  census alone; no goal)
 #   info, wc -l                                    on the .hp
 #   watch FILE, watch FIFO (fed by cat)            on the real log
 #   cat into a FIFO that cat drains (the feeder alone)
@@ -105,6 +107,8 @@ for ((i = 1; i <= PAIRS; i++)); do
     timed count "$HEAPSCOPE" events --count "$log"
     timed summary "$HEAPSCOPE" summary "$log"
     timed report "$HEAPSCOPE" report -d "$work/rep" "$log"
+    timed loginfo "$HEAPSCOPE" info "$log"
+    timed chart "$HEAPSCOPE" chart -o "$work/chart.svg" "$log"
     timed wc wc -l "$log"
     timed info "$HEAPSCOPE" info "$hp"
     timed wchp wc -l "$hp"
@@ -148,7 +152,9 @@ printf '  %-34s %-22s %-22s %s\n' \
     "report -d / events --count" "$(ratio report count 1)" "$(ratio report count 2)" "<= 1.5x" \
     "summary / events --count" "$(ratio summary count 1)" "$(ratio summary count 2)" "<= 1.8x" \
     "events --count / wc -l" "$(ratio count wc 1)" "$(ratio count wc 2)" "<= 2x" \
-    "info .hp / wc -l .hp" "$(ratio info wchp 1)" "$(ratio info wchp 2)" ""
+    "info .hp / wc -l .hp" "$(ratio info wchp 1)" "$(ratio info wchp 2)" "" \
+    "info / events --count" "$(ratio loginfo count 1)" "$(ratio loginfo count 2)" "" \
+    "chart / events --count" "$(ratio chart count 1)" "$(ratio chart count 2)" ""
 echo "throughput (median and range)        by wall             by its CPU         goal"
 printf '  %-34s %-19s %-18s %s\n' \
     "info of the .hp" "$(rate info "$hp")" "$(rate info "$hp" 2)" ">= 500 MB/s" \
