@@ -1,19 +1,19 @@
 /*
- * The summary's pass over a threaded GHC log in two lanes (and a
- * census's without a summary: lane 1 then has no summary, keeps every
- * event its reader decodes, and nothing is merged or taken back). The
- * log is a run of blocks, each one capability's events in that
- * capability's order; the summary's per-capability state depends on that
- * capability's events alone, and what they add to the whole are sums,
- * maxima and ORs (summary_lanes.c). So the plan (read/read_lanes.c) shares the
- * capabilities out: lane 1, in the thread the caller lends, preads its
- * blocks and frames each with a reader of its own, its capabilities'
- * events into a summary of its own, every other event the summary reads
- * kept (framed, as its bytes) for lane 0; lane 0, the calling thread,
- * reads the rest in file order through the caller's reader, and at each
- * of lane 1's blocks decodes and hands on its kept events, adds its
- * tally and its count of events, and moves its reader past it. No event
- * is framed twice; nothing is handed over per event but the few kept.
+ * The summary's pass over a threaded GHC log in two lanes (and a census's
+ * without a summary: lane 1 then has no summary, keeps every event its
+ * reader decodes, and nothing is merged or taken back). The log is a run of
+ * blocks, each one capability's events in that capability's order; the
+ * summary's per-capability state depends on that capability's events alone,
+ * and what they add to the whole are sums, maxima and ORs (summary_lanes.c).
+ * So the plan (read/read_lanes.c) shares the capabilities out: lane 1, in
+ * the thread the caller lends, preads its blocks and frames each with a
+ * reader of its own, its capabilities' events into a summary of its own,
+ * every other event the summary reads kept (framed, as its bytes) for lane
+ * 0; lane 0, the calling thread, reads the rest in file order through the
+ * caller's reader, and at each of lane 1's blocks decodes and hands on its
+ * kept events, adds its tally and its count of events, and moves its reader
+ * past it. No event is framed twice; nothing is handed over per event but
+ * the few kept.
  *
  * Exactness by construction: lane 0 hands on every event in file order
  * (its own and the kept ones), and goes past a block of lane 1 only when
