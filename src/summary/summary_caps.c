@@ -8,7 +8,7 @@
 
 capstate *summary_cap_new(hs_summary *s, int32_t cap, uint64_t off)
 {
-    size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
+    size_t slot = summary_slot(cap);
     if (!hs_grow_zeroed(s->alloc, (void **)&s->caps, &s->ncaps_alloc,
                         slot + 1, sizeof *s->caps))
         return NULL;

@@ -132,14 +132,23 @@ static inline bool summary_in_window(const hs_summary *s, uint64_t t)
  * NULL when out of memory. summary_event.c asks when an event's
  * capability is not the last event's. */
 capstate *summary_cap_new(hs_summary *s, int32_t cap, uint64_t off);
+/* The slot of s->caps that holds capability cap's state. */
+static inline size_t summary_slot(int32_t cap)
+{
+    return cap < 0 ? GLOBAL_SLOT : (size_t)cap;
+}
+/* The state of cap, or NULL when none was made. */
+static inline capstate *summary_cap_find(const hs_summary *s, int32_t cap)
+{
+    size_t slot = summary_slot(cap);
+    return slot < s->ncaps_alloc ? s->caps[slot] : NULL;
+}
 /* The state of cap, made on first use by an event at offset off. */
 static inline capstate *summary_cap_of(hs_summary *s, int32_t cap,
                                        uint64_t off)
 {
-    size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
-    if (slot < s->ncaps_alloc && s->caps[slot])
-        return s->caps[slot];
-    return summary_cap_new(s, cap, off);
+    capstate *c = summary_cap_find(s, cap);
+    return c ? c : summary_cap_new(s, cap, off);
 }
 /* Fills the generation, capability, allocation and spark figures of
  * s->stats; HS_OK or HS_ERR_NOMEM. */

@@ -64,13 +64,6 @@ void hs__summary_snap_free(const hs_summary *l, hs__summary_snap *snap)
     hs_free(l->alloc, snap);
 }
 
-/* cap's state in l, or NULL. */
-static capstate *state_of(const hs_summary *l, int32_t cap)
-{
-    size_t slot = cap < 0 ? GLOBAL_SLOT : (size_t)cap;
-    return slot < l->ncaps_alloc ? l->caps[slot] : NULL;
-}
-
 int hs__summary_save(const hs_summary *l, int32_t cap, hs__summary_snap *snap)
 {
     if (l->ngens_alloc &&
@@ -81,7 +74,7 @@ int hs__summary_save(const hs_summary *l, int32_t cap, hs__summary_snap *snap)
         memcpy(snap->gens, l->gens, l->ngens_alloc * sizeof *l->gens);
     snap->whole = *l;
     snap->cap = cap;
-    const capstate *c = state_of(l, cap);
+    const capstate *c = summary_cap_find(l, cap);
     snap->had_cap = c != NULL;
     if (c)
         snap->cap_state = *c;
@@ -97,12 +90,12 @@ static void restore_cap(hs_summary *l, hs__summary_snap *const *snaps,
     for (size_t j = 0; j < i; j++)
         if (snaps[j]->cap == snaps[i]->cap)
             return; /* the earliest one is the state before them all */
-    size_t slot = snaps[i]->cap < 0 ? GLOBAL_SLOT : (size_t)snaps[i]->cap;
+    capstate *c = summary_cap_find(l, snaps[i]->cap);
     if (snaps[i]->had_cap) {
-        *l->caps[slot] = snaps[i]->cap_state;
-    } else if (slot < l->ncaps_alloc) {
-        hs_free(l->alloc, l->caps[slot]);
-        l->caps[slot] = NULL;
+        *c = snaps[i]->cap_state;
+    } else if (c) {
+        hs_free(l->alloc, c);
+        l->caps[summary_slot(snaps[i]->cap)] = NULL;
     }
 }
 
