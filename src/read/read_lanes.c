@@ -43,8 +43,7 @@ size_t hs__read_at(int fd, uint8_t *buf, size_t n, uint64_t off)
     return got;
 }
 
-/* r holds no input: the caller's buffer is gone after the call. */
-static void drop_input(hs_reader *r)
+void hs__reader_detach(hs_reader *r)
 {
     r->in = NULL;
     r->in_len = r->in_pos = 0;
@@ -71,7 +70,7 @@ int hs__reader_header_pread(hs_reader *r, int fd, uint64_t base,
         }
     }
     *data_start = rc == HS_OK ? r->item_off : fed;
-    drop_input(r);
+    hs__reader_detach(r);
     hs_free(r->alloc, buf);
     return rc;
 }
@@ -305,7 +304,7 @@ void hs__reader_pos_set(hs_reader *r, const hs__reader_pos *pos)
     r->block_end = pos->block_end;
     r->block_cap = pos->block_cap;
     r->stage_len = 0;
-    drop_input(r);
+    hs__reader_detach(r);
     hs__error_clear(&r->err);
 }
 
@@ -318,11 +317,6 @@ void hs__reader_lane_marker(hs_reader *r, bool check, uint64_t at)
 {
     r->lane_check = check;
     r->lane_marker = at;
-}
-
-void hs__reader_detach(hs_reader *r)
-{
-    drop_input(r);
 }
 
 bool hs__reader_block(hs_reader *r, int fd, uint64_t base, uint64_t off,
@@ -342,7 +336,7 @@ bool hs__reader_block(hs_reader *r, int fd, uint64_t base, uint64_t off,
     }
     bool whole = st == HS_NEED_INPUT && !stop && hs__reader_at(r, off + len) &&
                  r->block_end == off + len;
-    drop_input(r);
+    hs__reader_detach(r);
     return whole;
 }
 
