@@ -17,30 +17,23 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Which pass: the summary's, the census's with a summary, the census's
- * alone. */
-enum pass { SUMMARY, CENSUS, CENSUS_ALONE };
-
 /* The log at byte skip of the file at path, read by pass through loan
  * (NULL: the one pass). */
 static void outcome_at(const char *path, off_t skip,
                        const hs_summary_window *w, const hs_thread_loan *loan,
-                       enum pass pass, lanes_outcome *o)
+                       lanes_path pass, lanes_outcome *o)
 {
     FILE *f = fopen(path, "rb");
     CU_ASSERT_FATAL(f != NULL);
     CU_ASSERT_FATAL(lseek(fileno(f), skip, SEEK_SET) == skip);
-    if (pass != SUMMARY)
-        lanes_census_outcome(fileno(f), loan, pass == CENSUS, o);
-    else
-        lanes_summary_outcome(fileno(f), w, loan, o);
+    lanes_path_outcome(fileno(f), pass, w, loan, o);
     fclose(f);
 }
 
 /* The log both ways, everything compared; how many times the lanes
  * started their thread. */
 static int compare_both(const char *path, off_t skip,
-                        const hs_summary_window *w, enum pass pass)
+                        const hs_summary_window *w, lanes_path pass)
 {
     static const char *const name[] = {"summary's", "census's",
                                        "census's (alone)"};
@@ -64,7 +57,7 @@ static int compare_both(const char *path, off_t skip,
 static int compare_at(const char *path, off_t skip,
                       const hs_summary_window *w)
 {
-    return compare_both(path, skip, w, SUMMARY);
+    return compare_both(path, skip, w, LANES_SUMMARY);
 }
 
 int lanes_compare(const char *path, const hs_summary_window *w)
@@ -76,8 +69,8 @@ int lanes_compare(const char *path, const hs_summary_window *w)
  * for both alike. */
 static int census_compare_at(const char *path, off_t skip)
 {
-    int with = compare_both(path, skip, NULL, CENSUS);
-    CU_ASSERT_EQUAL(compare_both(path, skip, NULL, CENSUS_ALONE), with);
+    int with = compare_both(path, skip, NULL, LANES_CENSUS);
+    CU_ASSERT_EQUAL(compare_both(path, skip, NULL, LANES_CENSUS_ALONE), with);
     return with;
 }
 

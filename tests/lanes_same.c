@@ -166,6 +166,15 @@ void lanes_census_outcome(int fd, const hs_thread_loan *loan,
     hs_census_free(c);
 }
 
+void lanes_path_outcome(int fd, lanes_path path, const hs_summary_window *w,
+                        const hs_thread_loan *loan, lanes_outcome *o)
+{
+    if (path == LANES_SUMMARY)
+        lanes_summary_outcome(fd, w, loan, o);
+    else
+        lanes_census_outcome(fd, loan, path == LANES_CENSUS, o);
+}
+
 static bool same_error(const hs_error *a, const hs_error *b)
 {
     return a->code == b->code && a->offset == b->offset &&

@@ -58,6 +58,15 @@ void lanes_summary_outcome(int fd, const hs_summary_window *w,
  * CSV (when it loaded) and the summary's JSON. */
 void lanes_census_outcome(int fd, const hs_thread_loan *loan,
                           bool with_summary, lanes_outcome *o);
+/* Which pass reads a log: the summary's, the census's with a summary,
+ * the census's alone. */
+typedef enum lanes_path {
+    LANES_SUMMARY, LANES_CENSUS, LANES_CENSUS_ALONE
+} lanes_path;
+/* The outcome of the log on fd read by `path` (the summary's windowed to
+ * w when not NULL) as above. */
+void lanes_path_outcome(int fd, lanes_path path, const hs_summary_window *w,
+                        const hs_thread_loan *loan, lanes_outcome *o);
 /* Whether a and b are the same in every part. */
 bool lanes_same_outcome(const lanes_outcome *a, const lanes_outcome *b);
 void lanes_outcome_free(lanes_outcome *o);

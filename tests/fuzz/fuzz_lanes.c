@@ -43,29 +43,19 @@ static void print_count(void)
             in_lanes, census_in_lanes, alone_in_lanes, windowed_in_lanes);
 }
 
-/* Which path: the summary's, the census's with a summary, the census's
- * alone. */
-enum path { SUMMARY, CENSUS, CENSUS_ALONE };
-
 /* The bytes on fd read by `path` (the summary's with window w when not
  * NULL) both ways; whether the lanes started their thread. *end_ns:
  * where the one pass's summary window ends. */
-static bool both_ways(int fd, enum path path, const hs_summary_window *w,
+static bool both_ways(int fd, lanes_path path, const hs_summary_window *w,
                       uint64_t *end_ns)
 {
     lanes_loan tl;
     lanes_loan_init(&tl);
     lanes_outcome one, two;
     CHECK(lseek(fd, 0, SEEK_SET) == 0);
-    if (path != SUMMARY)
-        lanes_census_outcome(fd, NULL, path == CENSUS, &one);
-    else
-        lanes_summary_outcome(fd, w, NULL, &one);
+    lanes_path_outcome(fd, path, w, NULL, &one);
     CHECK(lseek(fd, 0, SEEK_SET) == 0);
-    if (path != SUMMARY)
-        lanes_census_outcome(fd, &tl.loan, path == CENSUS, &two);
-    else
-        lanes_summary_outcome(fd, w, &tl.loan, &two);
+    lanes_path_outcome(fd, path, w, &tl.loan, &two);
     CHECK(lanes_same_outcome(&one, &two));
     *end_ns = one.end_ns;
     lanes_outcome_free(&one);
@@ -87,15 +77,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     runs++;
     uint64_t end;
-    in_lanes += both_ways(fd, SUMMARY, NULL, &end);
-    census_in_lanes += both_ways(fd, CENSUS, NULL, &end);
-    alone_in_lanes += both_ways(fd, CENSUS_ALONE, NULL, &end);
+    in_lanes += both_ways(fd, LANES_SUMMARY, NULL, &end);
+    census_in_lanes += both_ways(fd, LANES_CENSUS, NULL, &end);
+    alone_in_lanes += both_ways(fd, LANES_CENSUS_ALONE, NULL, &end);
     if (size & 1) { /* an odd length: the summary windowed too */
         hs_summary_window w;
         hs_summary_window_init(&w);
         w.from_ns = end / 4;
         w.to_ns = end / 4 * 3;
-        windowed_in_lanes += both_ways(fd, SUMMARY, &w, &end);
+        windowed_in_lanes += both_ways(fd, LANES_SUMMARY, &w, &end);
     }
     close(fd);
     return 0;
