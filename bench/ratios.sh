@@ -11,7 +11,9 @@
 #   watch FILE, watch FIFO (fed by cat)            on the real log
 #   cat into a FIFO that cat drains (the feeder alone)
 # and prints the median of each pair's ratio with its range (how noisy
-# the machine was), wall time and CPU time (user + system) apart. watch's
+# the machine was), wall time and CPU time (user + system) apart, and the
+# least wall ratio report -d's CPU time allows on this machine's cores
+# (were every part of it run in parallel). watch's
 # rates are given by wall time and by its own CPU time (the rate it keeps
 # up with when it has a core: on a shared machine the wall time is mostly
 # the other processes'); the FIFO's feeder is cat, whose rate alone is
@@ -78,11 +80,12 @@ mkfifo "$work/fifo" 2>/dev/null || true
 timed() {
     local name=$1; shift
     local t0 t1
+    local TIMEFORMAT='%3U %3S' # bash's own: milliseconds, not GNU time's 10
     t0=$(date +%s%N)
-    /usr/bin/time -f '%U %S' -o "$work/cpu" "$@" >/dev/null 2>"$work/err" ||
+    { time "$@" >/dev/null 2>"$work/err"; } 2>"$work/cpu" ||
         { note "$name failed:"; head -5 "$work/err" >&2; exit 1; }
     t1=$(date +%s%N)
-    awk -v ns=$((t1 - t0)) '{ printf "%.4f %.2f\n", ns / 1e9, $1 + $2 }' \
+    awk -v ns=$((t1 - t0)) '{ printf "%.4f %.3f\n", ns / 1e9, $1 + $2 }' \
         "$work/cpu" | tail -1 >>"$work/t.$name"
 }
 # timed_fifo NAME CMD...: as timed, CMD reading the FIFO while cat feeds
@@ -130,6 +133,19 @@ ratio() {
         printf "%.2fx (%.2f-%.2f)", r[int((n - 1) / 2)], r[0], r[n - 1]
     }'
 }
+# floor A B CORES: the least wall ratio A/B that A's CPU time allows on
+# CORES cores, every part of it in parallel (A's CPU / CORES / B's wall),
+# median and range over the pairs
+floor() {
+    paste "$work/t.$1" "$work/t.$2" | awk -v k="$3" '{
+        if ($3 > 0) r[n++] = $2 / k / $3
+    } END {
+        if (!n) { print "-"; exit }
+        for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)
+            if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+        printf "%.2fx (%.2f-%.2f)", r[int((n - 1) / 2)], r[0], r[n - 1]
+    }'
+}
 # rate NAME FILE [COLUMN]: median MB/s of NAME on FILE by wall time (1,
 # the default) or CPU time (2), with its range
 rate() {
@@ -155,6 +171,10 @@ printf '  %-34s %-22s %-22s %s\n' \
     "info .hp / wc -l .hp" "$(ratio info wchp 1)" "$(ratio info wchp 2)" "" \
     "info / events --count" "$(ratio loginfo count 1)" "$(ratio loginfo count 2)" "" \
     "chart / events --count" "$(ratio chart count 1)" "$(ratio chart count 2)" ""
+cores=$(nproc 2>/dev/null || echo 1)
+printf '  %-34s %-22s %-22s %s\n' \
+    "report -d's floor on $cores cores" "$(floor report count "$cores")" "" \
+    "(its CPU / $cores / the count's wall)"
 echo "throughput (median and range)        by wall             by its CPU         goal"
 printf '  %-34s %-19s %-18s %s\n' \
     "info of the .hp" "$(rate info "$hp")" "$(rate info "$hp" 2)" ">= 500 MB/s" \
@@ -165,4 +185,4 @@ printf '  %-34s %-19s %-18s %s\n' \
     "  its feeder, cat, meanwhile" "" "$(rate watchfifo.feeder "$log" 2)" "" \
     "cat into a FIFO cat drains" "$(rate feeder "$log")" \
     "$(rate feeder.feeder "$log" 2)" "(the feeder alone)"
-echo "(cpu s from GNU time, 10 ms steps; the machine's load during the run: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "(cpu s from bash's time, 1 ms steps, a FIFO's from GNU time, 10 ms steps; the machine's load during the run: $(cut -d' ' -f1-3 /proc/loadavg))"
