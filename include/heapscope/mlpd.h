@@ -196,8 +196,10 @@ typedef struct hs_mlpd_event {
 typedef struct hs_mlpd_gc_stats {
     uint64_t collections[2];  /* GC_EVENT start per generation: 0 nursery,
                                  1 major */
-    /* Collection times per generation, GC_EVENT start to end on the
-     * collecting thread (mprof-report's "GC summary" times). */
+    /* Collection times per generation, GC_EVENT start to the next end of
+     * that generation on any thread (mprof-report's "GC summary" times
+     * when both are on one thread; a concurrent major collection starts
+     * on one thread and ends on another). */
     uint64_t gc_total_ns[2], gc_max_ns[2];
     /* World stops, pre-stop-world to post-start-world: the time mutator
      * threads were held, suspension and the heap walk of a shot included. */
@@ -214,6 +216,10 @@ typedef struct hs_mlpd_gc_stats {
     uint64_t late_vtables;
     uint64_t late_alloc_count, late_alloc_bytes;
     uint64_t duration_ns;     /* first buffer to last event */
+    /* Collections per generation that ran concurrently: the world was
+     * restarted between their start and end, so their time above is the
+     * program's too, not a pause (the world stops are the pauses). */
+    uint64_t concurrent[2];
 } hs_mlpd_gc_stats;
 
 typedef struct hs_mlpd_reader hs_mlpd_reader;

@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for p in Leak Sites Threads Churn ExcMon Deep Workers Domains Cpu; do
+for p in Leak Sites Threads Churn ExcMon Deep Workers Domains Cpu Tasks; do
     mcs -nowarn:649,414 -r:Mono.Profiler.Log.dll $p.cs -out:"$tmp/$p.exe"
 done
 
@@ -111,6 +111,9 @@ run deep-gcalloc-mf0 Deep nodefaults,gcalloc,maxframes=0
 run workers-legacy-zip Workers alloc,heapshot,zip
 # AppDomains unloaded in turn: vtable addresses reused by other classes.
 run domains-gcalloc-zip Domains nodefaults,gcalloc,maxframes=0,zip
+# GC events alone, of collections that worker threads start and another
+# thread finishes (concurrent major collections).
+run tasks-gc Tasks nodefaults,gc 20
 # Killed runs and cut copies.
 killed churn-killed Churn nodefaults,heapshot=100ms 0.8 5000
 killed churn-killed-zip Churn nodefaults,heapshot=100ms,zip 1.5 5000

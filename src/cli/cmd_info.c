@@ -58,7 +58,11 @@ static void print_mlpd(const hs_census *c, const hs_mlpd_gc_stats *ms)
         printf("%s collections: %llu, %s in total", g ? "major" : "nursery",
                (unsigned long long)ms->collections[g], buf);
         seconds(buf, sizeof buf, ms->gc_max_ns[g]);
-        printf(", longest %s\n", buf);
+        printf(", longest %s", buf);
+        if (ms->concurrent[g])
+            printf(" (%llu concurrent: the program ran meanwhile)",
+                   (unsigned long long)ms->concurrent[g]);
+        putchar('\n');
     }
     seconds(buf, sizeof buf, ms->pause_total_ns);
     printf("world stops: %llu, %s in total", (unsigned long long)ms->pauses,

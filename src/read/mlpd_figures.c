@@ -215,7 +215,7 @@ static struct stop *stop_of(hs__mlpd_figures *f, uint64_t thread)
     if (i == f->nstops) {
         if (f->nstops == sizeof f->stops / sizeof f->stops[0])
             return NULL;
-        f->stops[f->nstops++] = (struct stop){thread, 0, {0, 0}};
+        f->stops[f->nstops++] = (struct stop){thread, 0};
     }
     return &f->stops[i];
 }
@@ -227,34 +227,44 @@ static void add_time(uint64_t *total, uint64_t *max, uint64_t d)
         *max = d;
 }
 
-/* Collections are timed from START to END, world stops from PRE_STOP to
- * POST_START, both on the collecting thread. */
+/*
+ * Collections are timed from START to the next END of their generation,
+ * whichever thread posts each: sgen runs one collection of a generation
+ * at a time, and a concurrent major collection (Mono's default collector,
+ * marksweep-conc) starts on the thread that triggered it and ends on the
+ * one that finishes it, the world restarted in between; such a one is
+ * counted as concurrent, its time the program's too. World stops are
+ * timed from PRE_STOP to POST_START on the thread that stopped the world.
+ */
 static void on_gc(hs__mlpd_figures *f, const hs_mlpd_event *ev)
 {
     hs_mlpd_gc_stats *s = &f->s;
     unsigned gen = ev->u.gc.generation ? 1 : 0;
-    struct stop *st = stop_of(f, ev->thread);
     bool in = inside(f, ev->time);
+    struct stop *st;
     switch (ev->u.gc.type) {
     case HS_MLPD_GC_START:
         if (in)
             s->collections[gen]++;
-        if (st)
-            st->start[gen] = in ? ev->time : 0;
+        f->gc_start[gen] = in ? ev->time : 0;
+        f->gc_restarts_at[gen] = f->restarts;
         break;
     case HS_MLPD_GC_END:
-        if (st && st->start[gen])
+        if (f->gc_start[gen] && ev->time >= f->gc_start[gen]) {
             add_time(&s->gc_total_ns[gen], &s->gc_max_ns[gen],
-                     ev->time - st->start[gen]);
-        if (st)
-            st->start[gen] = 0;
+                     ev->time - f->gc_start[gen]);
+            if (f->restarts != f->gc_restarts_at[gen])
+                s->concurrent[gen]++;
+        }
+        f->gc_start[gen] = 0;
         break;
     case HS_MLPD_GC_PRE_STOP_WORLD:
-        if (st)
+        if ((st = stop_of(f, ev->thread)))
             st->time = in ? ev->time : 0;
         break;
     case HS_MLPD_GC_POST_START_WORLD:
-        if (st && st->time) {
+        f->restarts++;
+        if ((st = stop_of(f, ev->thread)) && st->time) {
             s->pauses++;
             add_time(&s->pause_total_ns, &s->pause_max_ns,
                      ev->time - st->time);

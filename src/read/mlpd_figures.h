@@ -100,9 +100,13 @@ typedef struct hs__mlpd_figures {
     bool have_t0;
     const char *program;     /* the root domain's name, in arena */
     hs_arena arena;
-    /* per collecting thread: when its world stop and collections began */
-    struct stop { uint64_t thread, time, start[2]; } stops[32];
+    /* per collecting thread: when its world stop began */
+    struct stop { uint64_t thread, time; } stops[32];
     size_t nstops;
+    /* per generation: when its collection began (0: none open), and the
+     * world restarts seen by then (one later: it ran concurrently) */
+    uint64_t gc_start[2], gc_restarts_at[2];
+    uint64_t restarts;       /* POST_START_WORLD events so far */
     uint64_t size_before;    /* windowed: the heap's size when the window
                                 opens (the last GC_RESIZE before it) */
     bool shot_open, shot_counted;

@@ -73,6 +73,12 @@ static int put_text(const hs_mlpd_gc_stats *s, const struct window *w,
     }
     P("  World stopped %" PRIu64 " times, %.3fs in total, longest %.4fs\n",
       s->pauses, secs(s->pause_total_ns), secs(s->pause_max_ns));
+    for (int g = 0; g < 2; g++)
+        if (s->concurrent[g])
+            P("  %" PRIu64 " of gen %d's collections ran concurrently (the "
+              "world restarted\n  before they ended): their times include "
+              "the program's, and the pauses\n  are the world stops\n",
+              s->concurrent[g], g);
     P("\n  Total   time    %6.3fs elapsed (first buffer to last event)\n",
       secs(s->duration_ns));
 #undef P
@@ -114,8 +120,9 @@ static int put_json(const hs_mlpd_gc_stats *s, const struct window *w,
     P("\"generations\":[");
     for (int g = 0; g < 2; g++)
         P("%s{\"gen\":%d,\"collections\":%" PRIu64 ",\"elapsed_ns\":%" PRIu64
-          ",\"max_pause_ns\":%" PRIu64 "}", g ? "," : "", g,
-          s->collections[g], s->gc_total_ns[g], s->gc_max_ns[g]);
+          ",\"max_pause_ns\":%" PRIu64 ",\"concurrent\":%" PRIu64 "}",
+          g ? "," : "", g, s->collections[g], s->gc_total_ns[g],
+          s->gc_max_ns[g], s->concurrent[g]);
     P("],\"world_stops\":{\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
       ",\"max_ns\":%" PRIu64 "},", s->pauses, s->pause_total_ns,
       s->pause_max_ns);
