@@ -23,9 +23,14 @@ function monoGcParts(g) {
     ['late vtables', g.late_vtables ? g.late_vtables + ' (named after their first use; mprof-report leaves them unresolved)' : null]])];
   const gens = g.generations || [];
   if (gens.length) parts.push(el('h3', { text: 'Collections by generation' }), el('div', { class: 'scroll' },
-    el('table', { class: 'gc' }, el('thead', {}, el('tr', {}, ...['gen', 'collections', 'elapsed', 'max pause'].map(h => el('th', { text: h })))),
-      el('tbody', {}, ...gens.map(x => el('tr', {}, ...[x.gen, x.collections, ns(x.elapsed_ns), ns(x.max_pause_ns)]
+    el('table', { class: 'gc' }, el('thead', {}, el('tr', {}, ...['gen', 'collections', 'concurrent', 'elapsed', 'longest'].map(h => el('th', { text: h })))),
+      el('tbody', {}, ...gens.map(x => el('tr', {}, ...[x.gen, x.collections, x.concurrent, ns(x.elapsed_ns), ns(x.max_pause_ns)]
         .map(v => el('td', { text: v == null ? 'n/a' : String(v) }))))))));
+  // a concurrent collection is timed start to end, the program running
+  // meanwhile: its time is no pause (the world stops are)
+  if (gens.some(x => x.concurrent > 0)) parts.push(el('p', { class: 'note', text:
+    'Concurrent collections ran while the program did (the world restarted before they ended): ' +
+    'their time is not a pause; the world stops above are the pauses.' }));
   return parts;
 }
 

@@ -439,6 +439,20 @@ async function monoCheck(browser) {
     `mono page: generation ${g.gen} has ${g.collections} collections (page: ${rows[i] && rows[i][1]})`));
   check(log.errors.length === 0 && log.requests.length === 0, 'mono page: no console errors or requests: ' + log.errors.join('; '));
   await page.close();
+  // GC events alone, with major collections that another thread finished:
+  // the concurrent ones counted per generation, and said to be no pauses
+  const tfile = path.join(samples, 'mono', 'tasks-gc.mlpd');
+  const tdir = report('tasks-gc', [], tfile);
+  const t = await open(browser, path.join(tdir, 'tasks-gc.html'));
+  const tsum = JSON.parse(execFileSync(bin, ['summary', '--json', tfile]).toString());
+  const trows = await gcRows(t.page);
+  check(tsum.generations[1].concurrent > 0, 'tasks-gc: the summary counts concurrent major collections');
+  tsum.generations.forEach((g, i) => check(trows[i] && trows[i][2] === String(g.concurrent),
+    `tasks-gc page: generation ${g.gen} has ${g.concurrent} concurrent collections (page: ${trows[i] && trows[i][2]})`));
+  check(/Concurrent collections ran while the program did/.test(await t.page.textContent('body')),
+    'tasks-gc page: the run tab says concurrent collections are no pauses');
+  check(t.log.errors.length === 0 && t.log.requests.length === 0, 'tasks-gc page: no console errors or requests: ' + t.log.errors.join('; '));
+  await t.page.close();
 }
 
 async function compareCheck(browser) {
