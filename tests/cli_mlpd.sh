@@ -313,6 +313,11 @@ check_log() {
     if [[ $name == tasks-* ]]; then
       expect_out_grep "$name: the text says which ran concurrently" \
         "^  [1-9][0-9]* of gen 1's collections ran concurrently"
+      # GC events alone: no heap shots, so no heap profile to name
+      run info "$hlog"
+      expect_out_grep "$name: info names no heap profile" "^heap profile: none$"
+      expect_out_grep "$name: info counts the concurrent ones" \
+        "^major collections: .* [(][1-9][0-9]* concurrent: the program ran meanwhile[)]$"
     fi
   fi
 

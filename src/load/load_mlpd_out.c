@@ -279,6 +279,9 @@ int hs__mlpd_build(hs_census *c, struct hs_census_mlpd *m)
     int st = m->samples == HS_MLPD_SAMPLES_ALLOC ? build_alloc_samples(c, m)
                                                  : build_shots(c, m);
     hs__mlpd_label(c, m); /* the samples' width, widened or not */
+    if (!st && !hs_census_sample_count(c))
+        hs__census_build_label(c, ""); /* no heap profile: no shots (or
+                                          allocations) to sample */
     return st ? st : build_sites(c, m);
 }
 
