@@ -445,6 +445,25 @@ check "malformed: the batch commands' error with its byte offset" \
 check "malformed: the last status line says error" \
   grep -q '"state":"error"' "$TMP/out"
 
+# Another format: a runtime .hp or a Mono .mlpd (plain or gzip), from a
+# file or a pipe, is said to be one, not an eventlog's missing magic,
+# and no report directory is made.
+for f in "$SAMPLES/leak-hc.hp" "$SAMPLES/mono/tasks-gc.mlpd" \
+         "$SAMPLES/mono/sites-alloc-zip.mlpd.gz"; do
+  n=$(basename "$f")
+  case $n in *.hp) what='a runtime \.hp file' ;; *.gz) what='a gzip-compressed Mono \.mlpd' ;;
+              *) what='a Mono log-profiler file' ;; esac
+  run watch "$f" -d "$TMP/other.d" --json-lines
+  expect_rc "watch $n" 4
+  expect_err_grep "watch $n names the format" \
+    "^heapscope: .*$n: $what.*, not a GHC eventlog: .*'heapscope report .*$n' reads this input whole$"
+  check "watch $n: the status line says error" grep -q '"state":"error"' "$TMP/out"
+  check "watch $n: no report directory" absent "$TMP/other.d"
+  "$BIN" watch - <"$f" >/dev/null 2>"$TMP/err"
+  check "watch - <$n: exit 4" test $? -eq 4
+  check "watch - <$n names standard input" grep -q "^heapscope: <stdin>: $what" "$TMP/err"
+done
+
 # ---- SIGTERM mid-stream: final outputs, exit 0 ------------------------------
 
 # A run with heap censuses from its start (the samples' GHC 9.0 runtime

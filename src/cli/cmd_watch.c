@@ -348,6 +348,26 @@ static int stream_error(watch *w)
     return cli_report(w->spec, e);
 }
 
+/* A stream that begins as another input format does (hs_format_sniff):
+ * one the batch commands read whole, which watch cannot follow; it says
+ * so rather than name the eventlog's missing magic. */
+static int other_format(watch *w, hs_format f)
+{
+    const char *what = f == HS_FORMAT_HP ? "a runtime .hp file"
+                       : f == HS_FORMAT_MLPD_GZIP
+                           ? "a gzip-compressed Mono .mlpd"
+                           : "a Mono log-profiler file (.mlpd)";
+    close_line(w);
+    w->state = "error";
+    snprintf(w->error, sizeof w->error, "byte 0: %s, not a GHC eventlog",
+             what);
+    print_status(w, true);
+    cli_errorf("%s: %s, not a GHC eventlog: watch follows an eventlog as "
+               "the program writes it; 'heapscope report %s' reads this "
+               "input whole", cli_input_name(w->spec), what, w->spec);
+    return EXIT_NO_DATA;
+}
+
 /* The end of a run: finish, the final line, the final files. */
 static int end_run(watch *w, bool interrupted)
 {
@@ -397,6 +417,13 @@ static int follow_run(watch *w)
         size_t got;
         hs_error err;
         int st = hs_live_source_read(w->src, buf, sizeof buf, 100, &got, &err);
+        hs_format f = got && !total ? hs_format_sniff(buf, got)
+                                    : HS_FORMAT_EVENTLOG;
+        if (f == HS_FORMAT_HP || f == HS_FORMAT_MLPD ||
+            f == HS_FORMAT_MLPD_GZIP) {
+            rc = other_format(w, f);
+            break;
+        }
         int fs = got ? hs_live_feed(w->live, buf, got) : HS_OK;
         t.dirty |= got > 0;
         total += got;
