@@ -380,6 +380,14 @@ for log in "$MONO"/*.mlpd "$MONO"/*.mlpd.gz; do
   check_log "$log"
 done
 
+# allocations without heap shots: info names no heap profile, and says
+# where the allocations are drawn
+run info "$MONO/deep-gcalloc-mf0.mlpd"
+expect_out_grep "info of allocations alone: no heap profile, and where they are drawn" \
+  "^heap profile: none [(]no heap shots; report draws the allocations over time, --source alloc[)]$"
+run info "$MONO/leak-ondemand.mlpd"
+expect_out_grep "info of heap shots names them" "^heap profile: Mono heap shots, by class$"
+
 run summary --between a b "$MONO/leak-ondemand.mlpd"
 expect_rc "summary --between on an .mlpd: no markers in a Mono file" 4
 expect_err_grep "summary --between on an .mlpd says why" \

@@ -44,8 +44,13 @@ static void seconds(char *buf, size_t n, uint64_t ns)
 static void print_mlpd(const hs_census *c, const hs_mlpd_gc_stats *ms)
 {
     char buf[96];
-    printf("heap profile: %s\n", hs_census_profile_label(c, buf, sizeof buf)
-                                      ? buf : "none");
+    if (hs_census_profile_label(c, buf, sizeof buf))
+        printf("heap profile: %s\n", buf);
+    else if (ms->alloc_count)
+        printf("heap profile: none (no heap shots; report draws the "
+               "allocations over time, --source alloc)\n");
+    else
+        printf("heap profile: none\n");
     printf("heap shots: %llu, largest %llu bytes\n",
            (unsigned long long)ms->heap_shots,
            (unsigned long long)ms->max_live_bytes);
