@@ -161,6 +161,22 @@ expect_rc "diff of two .hp" 0
 check "diff of two .hp: no (ccs id) prefix left" bash -c "! grep -q '\"band\": \"(' '$TMP/out'"
 check "diff of two .hp: no GC figures" grep -q '"gc": null' "$TMP/out"
 
+# Two Mono runs (heap shots, plain and gzip): the same figures from their
+# CSV, and the text says what the samples are (no GHC breakdown)
+MA=$SAMPLES/mono/leak-ondemand.mlpd
+MB=$SAMPLES/mono/threads-alloc-heapshot.mlpd
+run diff --json "$MA" "$MB"
+expect_rc "diff of two .mlpd" 0
+cp "$TMP/out" "$TMP/m.json"
+check_json "$MA" "$MB" "$TMP/m.json"
+check "diff of two .mlpd: no GHC breakdown in the JSON" grep -q '"breakdown": null' "$TMP/m.json"
+run diff "$MA" "$SAMPLES/mono/leak-ondemand-zip.mlpd.gz"
+expect_rc "diff of a plain and a gzip .mlpd" 0
+expect_out_grep "diff of two .mlpd names the heap shots" "^heapscope diff: Mono heap shots, by class$"
+run diff "$MA" "$SAMPLES/leak-hc.hp"
+expect_rc "an .mlpd against a .hp: refused" 2
+expect_err_grep "an .mlpd against a .hp: says why" "different profilers"
+
 # --- a log against itself: zero change everywhere ---
 for f in "$LAZY" "$SAMPLES/leak-hd.eventlog" "$SAMPLES/leak-hy.hp"; do
     run diff --json "$f" "$f"

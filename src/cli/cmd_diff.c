@@ -14,11 +14,12 @@ static const char head[] =
     "usage: heapscope diff [OPTIONS] BEFORE AFTER\n"
     "\n"
     "Compares two heap profiles of the same breakdown (eventlogs or runtime\n"
-    ".hp files, in any mix): both runs' peak heap, time of peak,\n"
-    "byte-seconds and duration (and allocation and GC figures when both are\n"
-    "eventlogs with GC events), then every band ordered by the absolute\n"
-    "change of its byte-seconds: before, after, change, ratio, and bands\n"
-    "only in one run marked new or gone. Bands match by name.\n"
+    ".hp files, in any mix, or two Mono .mlpd heap-shot logs): both runs'\n"
+    "peak heap, time of peak, byte-seconds and duration (and allocation and\n"
+    "GC figures when both are eventlogs with GC events), then every band\n"
+    "ordered by the absolute change of its byte-seconds: before, after,\n"
+    "change, ratio, and bands only in one run marked new or gone. Bands\n"
+    "match by name.\n"
     "\n"
     "options:\n";
 

@@ -503,6 +503,14 @@ const hs_census *hs_diff_census(const hs_diff *d, int which)
     return d->census[which == HS_DIFF_AFTER];
 }
 
+const char *hs__diff_label(const hs_diff *d, char *buf, size_t n)
+{
+    char other[96];
+    const char *a = hs_census_profile_label(d->census[0], buf, n);
+    const char *b = hs_census_profile_label(d->census[1], other, sizeof other);
+    return a && b && strcmp(a, b) == 0 ? buf : NULL;
+}
+
 const char *hs_diff_from_marker(const hs_diff *d) { return d->from_marker; }
 const char *hs_diff_to_marker(const hs_diff *d) { return d->to_marker; }
 

@@ -38,10 +38,14 @@ static double draw_heading(hs_chart_canvas *cv, const hs__dchart *ch,
     uint32_t bd = hs_diff_breakdown(ch->d);
     hs_chart_fmt_bytes(pa, sizeof pa, (double)a->peak_bytes);
     hs_chart_fmt_bytes(pb, sizeof pb, (double)b->peak_bytes);
+    char lb[96];
+    const char *label = bd ? NULL : hs__diff_label(ch->d, lb, sizeof lb);
     int used = bd ? snprintf(sub, sizeof sub, "-%s, by %s · peak %s → %s",
                              hs_breakdown_flag(bd), hs_breakdown_name(bd), pa,
                              pb)
-                  : snprintf(sub, sizeof sub, "peak %s → %s", pa, pb);
+               : label ? snprintf(sub, sizeof sub, "%s · peak %s → %s", label,
+                                  pa, pb)
+                       : snprintf(sub, sizeof sub, "peak %s → %s", pa, pb);
     if (a->peak_bytes && used > 0 && (size_t)used < sizeof sub)
         snprintf(sub + used, sizeof sub - (size_t)used, " (%+.1f%%)",
                  ((double)b->peak_bytes - (double)a->peak_bytes) /

@@ -29,6 +29,11 @@ const hs_allocator *hs__diff_allocator(const hs_diff *d);
  * when matched (a runtime -hc .hp), and that prefix's length in name[0,
  * len) (0: none). */
 bool hs__diff_drops_ccs_id(const hs_census *c);
+
+/* What both runs' samples are when they have no GHC breakdown (a Mono
+ * file's "Mono heap shots, by class"), into buf (n bytes): buf when both
+ * censuses say the same, else NULL. */
+const char *hs__diff_label(const hs_diff *d, char *buf, size_t n);
 size_t hs__diff_ccs_id_len(const char *name, size_t len);
 
 #endif

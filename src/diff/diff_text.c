@@ -92,9 +92,13 @@ static int runs_text(const hs_diff *d, hs_sink *out)
     const hs_diff_run *a = hs_diff_get_run(d, HS_DIFF_BEFORE);
     const hs_diff_run *b = hs_diff_get_run(d, HS_DIFF_AFTER);
     uint32_t bd = hs_diff_breakdown(d);
+    char lb[96];
+    const char *label = bd ? NULL : hs__diff_label(d, lb, sizeof lb);
     if (bd)
         TRY(hs_sink_printf(out, "heapscope diff: -%s (%s)\n",
                            hs_breakdown_flag(bd), hs_breakdown_name(bd)));
+    else if (label)
+        TRY(hs_sink_printf(out, "heapscope diff: %s\n", label));
     else
         TRY(hs_sink_printf(out, "heapscope diff: heap profiles (breakdown "
                            "not recorded)\n"));
