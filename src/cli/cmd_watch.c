@@ -348,15 +348,23 @@ static int stream_error(watch *w)
     return cli_report(w->spec, e);
 }
 
-/* A stream that begins as another input format does (hs_format_sniff):
- * one the batch commands read whole, which watch cannot follow; it says
- * so rather than name the eventlog's missing magic. */
-static int other_format(watch *w, hs_format f)
+/* What a stream's first bytes say it is when it is an input the batch
+ * commands read whole and watch cannot follow (hs_format_sniff), or NULL
+ * (an eventlog, or bytes its reader will name). */
+static const char *other_format(const void *first, size_t n)
 {
-    const char *what = f == HS_FORMAT_HP ? "a runtime .hp file"
-                       : f == HS_FORMAT_MLPD_GZIP
-                           ? "a gzip-compressed Mono .mlpd"
-                           : "a Mono log-profiler file (.mlpd)";
+    switch (hs_format_sniff(first, n)) {
+    case HS_FORMAT_HP: return "a runtime .hp file";
+    case HS_FORMAT_MLPD: return "a Mono log-profiler file (.mlpd)";
+    case HS_FORMAT_MLPD_GZIP: return "a gzip-compressed Mono .mlpd";
+    default: return NULL;
+    }
+}
+
+/* The end of a run for a stream of another format: said so, rather than
+ * the eventlog's missing magic. */
+static int not_eventlog(watch *w, const char *what)
+{
     close_line(w);
     w->state = "error";
     snprintf(w->error, sizeof w->error, "byte 0: %s, not a GHC eventlog",
@@ -417,11 +425,9 @@ static int follow_run(watch *w)
         size_t got;
         hs_error err;
         int st = hs_live_source_read(w->src, buf, sizeof buf, 100, &got, &err);
-        hs_format f = got && !total ? hs_format_sniff(buf, got)
-                                    : HS_FORMAT_EVENTLOG;
-        if (f == HS_FORMAT_HP || f == HS_FORMAT_MLPD ||
-            f == HS_FORMAT_MLPD_GZIP) {
-            rc = other_format(w, f);
+        const char *other = got && !total ? other_format(buf, got) : NULL;
+        if (other) {
+            rc = not_eventlog(w, other);
             break;
         }
         int fs = got ? hs_live_feed(w->live, buf, got) : HS_OK;
